@@ -1,0 +1,2 @@
+import { render } from 'preact';
+render(<p>Hushdrop</p>, document.getElementById('app')!);

@@ -1,0 +1,42 @@
+// The extension CSP forbids eval; protobufjs reflection would need it. Fail the build if any
+// built bundle carries eval, new Function or a script loaded from the network.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const roots = ['.output/chrome-mv3', '.output/firefox-mv2'];
+const banned = [
+  [/\bnew Function\s*\(/, 'new Function('],
+  [/(^|[^A-Za-z0-9_$.])Function\s*\(\s*["'`]/, 'Function("...")'],
+  [/(^|[^A-Za-z0-9_$.])eval\s*\(/, 'eval('],
+  [/<script[^>]+src=["']https?:/i, 'remote <script src>'],
+  [/importScripts\s*\(\s*["'`]https?:/, 'remote importScripts'],
+];
+
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* files(p);
+    else if (/\.(m?js|html)$/.test(name)) yield p;
+  }
+}
+
+let problems = 0;
+let checked = 0;
+for (const root of roots) {
+  for (const file of files(root)) {
+    checked++;
+    const text = readFileSync(file, 'utf8');
+    for (const [re, label] of banned) {
+      if (re.test(text)) {
+        console.error(`${file}: contains ${label}`);
+        problems++;
+      }
+    }
+  }
+}
+if (checked === 0) {
+  console.error('check-bundle: no built files found; run the builds first');
+  process.exit(1);
+}
+console.log(`check-bundle: ${checked} files, ${problems} problems`);
+process.exit(problems ? 1 : 0);
