@@ -1,2 +1,5 @@
 import { render } from 'preact';
-render(<p>Hushdrop</p>, document.getElementById('app')!);
+import '../../assets/ui.css';
+import { App } from './App';
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,39 @@
+import { useState } from 'preact/hooks';
+
+/** A read-only value with a copy button; the value is shown as text, never as HTML. */
+export function CopyField({ label, value, id }: { label: string; value: string; id: string }) {
+  const [copied, setCopied] = useState<'' | 'yes' | 'no'>('');
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      setCopied('no');
+    }
+  }
+  return (
+    <div>
+      <label for={id}>{label}</label>
+      <div class="row">
+        <input
+          id={id}
+          class="grow mono"
+          type="text"
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+      </div>
+      <p class="small" role="status" aria-live="polite">
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'no'
+            ? 'Could not copy: select the text and copy it.'
+            : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { UploadError } from '../lib/upload';
+
+/** A sentence for the person, plus the server's own words when there are some (shown as text). */
+export function describeError(err: unknown): { message: string; detail?: string } {
+  if (err instanceof UploadError) return { message: err.message, detail: err.serverMessage };
+  if (err instanceof DOMException && err.name === 'QuotaExceededError')
+    return {
+      message: 'There is not enough disk space to prepare the encrypted file. Free some space and try again.',
+    };
+  if (err instanceof DOMException && err.name === 'AbortError')
+    return { message: 'The upload was cancelled.' };
+  if (err instanceof DOMException && err.name === 'NotReadableError')
+    return { message: 'The file could not be read. It may have been moved or changed; choose it again.' };
+  const text = err instanceof Error ? err.message : String(err);
+  return { message: `Something went wrong: ${text}` };
+}

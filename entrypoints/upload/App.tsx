@@ -1,0 +1,191 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { CopyField } from '../../components/CopyField';
+import { describeError } from '../../components/errors';
+import { formatBytes } from '../../components/format';
+import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
+import type { UploadEntry } from '../../lib/history';
+import { type Settings, uploadOptions, uploadTarget } from '../../lib/settings';
+import { loadSettings } from '../../platform/settings';
+import { runUpload, type UploadProgress } from '../../platform/upload-job';
+
+interface Job {
+  id: string;
+  name: string;
+  size: number;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  progress?: UploadProgress;
+  entry?: UploadEntry;
+  warning?: string;
+  copied?: boolean;
+  error?: { message: string; detail?: string };
+  abort: AbortController;
+}
+
+function percent(p?: UploadProgress) {
+  return p && p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
+}
+
+export function App() {
+  const [settings, setSettings] = useState<Settings>();
+  const [choices, setChoices] = useState<UploadChoices>();
+  const [jobs, setJobs] = useState<Job[]>([]);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    loadSettings().then((s) => {
+      setSettings(s);
+      setChoices({ ...s.defaults, variant: s.server.variant });
+    });
+  }, []);
+
+  const update = (id: string, patch: Partial<Job>) =>
+    setJobs((js) => js.map((j) => (j.id === id ? { ...j, ...patch } : j)));
+
+  async function start(files: File[]) {
+    if (!settings || !choices || files.length === 0) return;
+    for (const file of files) {
+      const job: Job = {
+        id: crypto.randomUUID(),
+        name: file.name || 'pasted file',
+        size: file.size,
+        state: 'running',
+        abort: new AbortController(),
+      };
+      setJobs((js) => [job, ...js]);
+      try {
+        const { entry, historyError } = await runUpload(
+          file,
+          uploadTarget(settings.server, choices.variant),
+          uploadOptions(choices),
+          { onProgress: (progress) => update(job.id, { progress }), signal: job.abort.signal },
+        );
+        const copied = await navigator.clipboard.writeText(entry.link).then(
+          () => true,
+          () => false,
+        );
+        update(job.id, { state: 'done', entry, copied, warning: historyError?.message });
+      } catch (err) {
+        const aborted = job.abort.signal.aborted;
+        update(job.id, { state: aborted ? 'cancelled' : 'failed', error: describeError(err) });
+      }
+    }
+  }
+
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      const files = [...(e.clipboardData?.files ?? [])];
+      if (files.length) {
+        e.preventDefault();
+        start(files);
+      }
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  });
+
+  if (!settings || !choices) return <main aria-busy="true">Loading…</main>;
+
+  return (
+    <main>
+      <h1>Upload a file</h1>
+      <p class="lead">
+        To{' '}
+        <span class="mono">
+          {choices.variant === 'legacy' ? settings.server.baseUrl : settings.server.apiUrl}
+        </span>{' '}
+        · <a href="/options.html">change server</a> · <a href="/history.html">history</a>
+      </p>
+      <section class="card" aria-labelledby="pick">
+        <h2 id="pick">File</h2>
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; keyboard users use the file input inside it */}
+        <div
+          class={`drop${over ? ' over' : ''}`}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setOver(false);
+            start([...(e.dataTransfer?.files ?? [])]);
+          }}
+        >
+          <p>Drop files here, paste them, or choose them:</p>
+          <label for="file" class="sr-only">
+            Files to upload
+          </label>
+          <input id="file" ref={input} type="file" multiple />
+          <p>
+            <button
+              id="upload"
+              type="button"
+              onClick={() => {
+                start([...(input.current?.files ?? [])]);
+                if (input.current) input.current.value = '';
+              }}
+            >
+              Upload
+            </button>
+          </p>
+        </div>
+      </section>
+      <section class="card" aria-labelledby="opts">
+        <h2 id="opts">Options</h2>
+        <UploadOptionsForm value={choices} onChange={setChoices} />
+      </section>
+      <section aria-labelledby="uploads" aria-live="polite">
+        <h2 id="uploads" class={jobs.length ? '' : 'sr-only'}>
+          Uploads
+        </h2>
+        {jobs.map((job) => (
+          <article class="card job" key={job.id} data-state={job.state}>
+            <h3 style={{ margin: '0 0 6px', fontSize: '1rem' }}>
+              {job.name} <span class="muted small">({formatBytes(job.size)})</span>
+            </h3>
+            {job.state === 'running' && (
+              <div>
+                <label for={`p-${job.id}`}>
+                  {job.progress?.phase === 'encrypting' ? 'Encrypting' : 'Uploading'}… {percent(job.progress)}
+                  %
+                </label>
+                <progress id={`p-${job.id}`} max={100} value={percent(job.progress)} />
+                <p>
+                  <button type="button" class="secondary" onClick={() => job.abort.abort()}>
+                    Cancel
+                  </button>
+                </p>
+              </div>
+            )}
+            {job.state === 'done' && job.entry && (
+              <div>
+                <p class="ok">
+                  Uploaded. {job.copied ? 'The link is copied to the clipboard.' : ''}
+                  {job.entry.mode === 'client'
+                    ? ' The key is only in the part after #; the server never saw it.'
+                    : ''}
+                </p>
+                {job.warning && (
+                  <p class="warn" role="alert">
+                    {job.warning}
+                  </p>
+                )}
+                <CopyField id={`link-${job.id}`} label="Link" value={job.entry.link} />
+                {job.entry.deletionLink && (
+                  <CopyField id={`del-${job.id}`} label="Deletion link" value={job.entry.deletionLink} />
+                )}
+              </div>
+            )}
+            {(job.state === 'failed' || job.state === 'cancelled') && job.error && (
+              <div role="alert">
+                <p class="error">{job.error.message}</p>
+                {job.error.detail && <p class="small">The server said: “{job.error.detail}”</p>}
+              </div>
+            )}
+          </article>
+        ))}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,106 @@
+// Upload history entries: their shape, and the checks an imported file must pass.
+// Persistence (IndexedDB) lives in platform/history.ts.
+import type { Mode, Variant } from '../upload';
+
+export interface UploadEntry {
+  id: string;
+  /** The link to share: for client mode `url#key`. */
+  link: string;
+  /** The server's URL of the stored file (no fragment). */
+  url: string;
+  fileName: string;
+  key?: string;
+  iv?: string;
+  variant: Variant;
+  mode: Mode;
+  deletionLink?: string;
+  expirationDate?: string;
+  maxDownloads?: number;
+  size: number;
+  type: string;
+  name: string;
+  /** ms since the epoch */
+  time: number;
+  server: string;
+}
+
+export class HistoryImportError extends Error {
+  override name = 'HistoryImportError';
+}
+
+const str = (v: unknown) => typeof v === 'string';
+const optStr = (v: unknown) => v === undefined || typeof v === 'string';
+const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+
+/** Checks one entry of an import; returns the reason it is unusable, or undefined. */
+function entryProblem(e: any): string | undefined {
+  if (!e || typeof e !== 'object') return 'is not an object';
+  for (const k of ['id', 'link', 'url', 'fileName', 'type', 'name', 'server'] as const)
+    if (!str(e[k])) return `has no ${k}`;
+  for (const k of ['key', 'iv', 'deletionLink', 'expirationDate'] as const)
+    if (!optStr(e[k])) return `has an invalid ${k}`;
+  if (!num(e.size) || !num(e.time)) return 'has no size or time';
+  if (e.variant !== 'legacy' && e.variant !== 'current') return 'has an unknown variant';
+  if (e.mode !== 'client' && e.mode !== 'server' && e.mode !== 'none') return 'has an unknown mode';
+  for (const k of ['link', 'url', 'deletionLink'] as const) {
+    if (e[k] === undefined) continue;
+    const proto = URL.canParse(e[k]) ? new URL(e[k]).protocol : '';
+    if (proto !== 'http:' && proto !== 'https:') return `has a ${k} that is not a web address`;
+  }
+  return undefined;
+}
+
+export const EXPORT_FORMAT = 'hushdrop-history';
+
+export function exportHistory(entries: UploadEntry[]): string {
+  return JSON.stringify({ format: EXPORT_FORMAT, version: 1, uploads: entries }, null, 2);
+}
+
+/** Parses an export; throws HistoryImportError with a sentence, and accepts nothing if any entry is bad. */
+export function parseHistoryExport(text: string): UploadEntry[] {
+  let data: any;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new HistoryImportError('This file is not a Hushdrop history export (it could not be read).');
+  }
+  if (!data || data.format !== EXPORT_FORMAT || !Array.isArray(data.uploads))
+    throw new HistoryImportError('This file is not a Hushdrop history export.');
+  const out: UploadEntry[] = [];
+  data.uploads.forEach((e: any, i: number) => {
+    const p = entryProblem(e);
+    if (p) throw new HistoryImportError(`Upload ${i + 1} in this file ${p}; nothing was imported.`);
+    const clean: UploadEntry = {
+      id: e.id,
+      link: e.link,
+      url: e.url,
+      fileName: e.fileName,
+      variant: e.variant,
+      mode: e.mode,
+      size: e.size,
+      type: e.type,
+      name: e.name,
+      time: e.time,
+      server: e.server,
+    };
+    for (const k of ['key', 'iv', 'deletionLink', 'expirationDate'] as const)
+      if (e[k] !== undefined) clean[k] = e[k];
+    if (num(e.maxDownloads)) clean.maxDownloads = e.maxDownloads;
+    out.push(clean);
+  });
+  return out;
+}
+
+/** Entries of `incoming` that are not already present (same id, or same link). */
+export function newEntries(existing: UploadEntry[], incoming: UploadEntry[]): UploadEntry[] {
+  const ids = new Set(existing.map((e) => e.id));
+  const links = new Set(existing.map((e) => e.link));
+  const out: UploadEntry[] = [];
+  for (const e of incoming) {
+    if (ids.has(e.id) || links.has(e.link)) continue;
+    ids.add(e.id);
+    links.add(e.link);
+    out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// Upload history in IndexedDB (never in sync storage: entries hold decryption keys).
+import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import { newEntries, type UploadEntry } from '../lib/history';
+
+interface HushdropDB extends DBSchema {
+  uploads: { key: string; value: UploadEntry; indexes: { time: number } };
+}
+
+export const DB_NAME = 'hushdrop';
+const DB_VERSION = 1;
+
+let dbPromise: Promise<IDBPDatabase<HushdropDB>> | undefined;
+
+function db() {
+  dbPromise ??= openDB<HushdropDB>(DB_NAME, DB_VERSION, {
+    upgrade(database, oldVersion) {
+      if (oldVersion < 1) {
+        const uploads = database.createObjectStore('uploads', { keyPath: 'id' });
+        uploads.createIndex('time', 'time');
+      }
+    },
+  });
+  return dbPromise;
+}
+
+export class HistoryWriteError extends Error {
+  override name = 'HistoryWriteError';
+}
+
+function writeError(err: unknown): HistoryWriteError {
+  const quota = err instanceof DOMException && err.name === 'QuotaExceededError';
+  return new HistoryWriteError(
+    quota
+      ? 'The upload worked, but the browser is out of storage space, so it could not be added to your history. Copy the link now.'
+      : 'The upload worked, but it could not be added to your history. Copy the link now.',
+    { cause: err },
+  );
+}
+
+export async function addUpload(entry: UploadEntry): Promise<void> {
+  try {
+    await (await db()).put('uploads', entry);
+  } catch (err) {
+    throw writeError(err);
+  }
+}
+
+/** Newest first. */
+export async function listUploads(): Promise<UploadEntry[]> {
+  const all = await (await db()).getAllFromIndex('uploads', 'time');
+  return all.reverse();
+}
+
+export async function removeUpload(id: string): Promise<void> {
+  await (await db()).delete('uploads', id);
+}
+
+export async function clearUploads(): Promise<void> {
+  await (await db()).clear('uploads');
+}
+
+/** Adds the imported entries that are not there yet, in one transaction; returns how many were added. */
+export async function mergeUploads(incoming: UploadEntry[]): Promise<number> {
+  const d = await db();
+  const fresh = newEntries(await d.getAll('uploads'), incoming);
+  const tx = d.transaction('uploads', 'readwrite');
+  try {
+    await Promise.all([...fresh.map((e) => tx.store.put(e)), tx.done]);
+  } catch (err) {
+    throw writeError(err);
+  }
+  return fresh.length;
+}

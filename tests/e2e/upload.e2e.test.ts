@@ -1,0 +1,117 @@
+import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findInRecorded, type ReferenceServer, startServer } from '../server/server';
+import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
+
+// The documented IV rule, written again here so the test checks the README, not the code.
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+function ivFromKey(key: string): string {
+  const h = createHash('sha256').update(key, 'utf8').digest();
+  return [...h.subarray(0, 16)].map((b) => ALPHABET[b % 62]).join('');
+}
+
+let browser: ExtensionBrowser;
+let server: ReferenceServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-data-'));
+  server = await startServer({ dataDir, record: true });
+  browser = await launchExtension();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function uploadThroughPage(variant: 'legacy' | 'current', name: string, bytes: Buffer) {
+  await browser.setSettings(serverSettings(server, variant));
+  const page = await browser.open('upload.html');
+  await page.setInputFiles('#file', { name, mimeType: 'application/octet-stream', buffer: bytes });
+  await page.click('#upload');
+  return page;
+}
+
+describe('upload page, client mode', () => {
+  for (const variant of ['current', 'legacy'] as const) {
+    it(`uploads 5 MiB encrypted to the ${variant} variant; only the link holds the key`, async () => {
+      const original = randomBytes(5 * 1024 * 1024);
+      const before = server.requests.length;
+      const page = await uploadThroughPage(variant, `random-${variant}.bin`, original);
+      const link = page.locator('.job[data-state="done"] input[id^="link-"]');
+      await link.waitFor({ timeout: 60_000 });
+      const value = await link.inputValue();
+      await screenshot(page, `upload-${variant}`);
+
+      const [url, key] = value.split('#') as [string, string];
+      expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      const cipher = Buffer.from(await res.arrayBuffer());
+      expect(cipher.length).toBe(original.length);
+      expect(cipher.equals(original)).toBe(false);
+      const d = createDecipheriv(
+        'aes-256-ctr',
+        Buffer.from(key, 'utf8'),
+        Buffer.from(ivFromKey(key), 'utf8'),
+      );
+      const plain = Buffer.concat([d.update(cipher), d.final()]);
+      expect(plain.equals(original)).toBe(true);
+
+      // Every request the server got during this upload: no trace of the key.
+      const keyBytes = Buffer.from(key, 'utf8');
+      const needles = [
+        keyBytes,
+        Buffer.from(keyBytes.toString('hex')),
+        Buffer.from(keyBytes.toString('base64')),
+        Buffer.from(keyBytes.toString('base64url')),
+        Buffer.from(key.toLowerCase()),
+      ];
+      expect(server.requests.length).toBeGreaterThan(before);
+      for (const n of needles) expect(findInRecorded(server, new Uint8Array(n))).toEqual([]);
+
+      const del = page.locator('.job[data-state="done"] input[id^="del-"]');
+      expect(await del.inputValue()).toContain('/');
+      expect(await historyCount(page)).toBeGreaterThan(0);
+      await page.close();
+    });
+  }
+});
+
+describe('upload failures are explained and leave no history', () => {
+  const cases = [
+    ['html-500', /500|server/i],
+    ['error-200', /refused|disabled/i],
+    ['too-large-413', /too large|big/i],
+    ['close-mid-upload', /connection|network|reach/i],
+  ] as const;
+  for (const [fault, pattern] of cases) {
+    it(`shows a sentence for ${fault}`, async () => {
+      await browser.setSettings(serverSettings(server, 'current'));
+      const page = await browser.open('upload.html');
+      const count = await historyCount(page);
+      server.setFault(fault);
+      try {
+        await page.setInputFiles('#file', {
+          name: 'fail.bin',
+          mimeType: 'application/octet-stream',
+          buffer: randomBytes(256 * 1024),
+        });
+        await page.click('#upload');
+        const alert = page.locator('.job[data-state="failed"] [role="alert"] .error');
+        await alert.waitFor({ timeout: 30_000 });
+        expect(await alert.textContent()).toMatch(pattern);
+        await screenshot(page, `upload-fault-${fault}`);
+        expect(await historyCount(page)).toBe(count);
+      } finally {
+        server.setFault(null);
+        await page.close();
+      }
+    });
+  }
+});
