@@ -1,0 +1,30 @@
+export {
+  BLOCK_BYTES,
+  type CtrCipher,
+  counterBlock,
+  createCipher,
+  decryptBytes,
+  encryptBytes,
+  type KeyMaterial,
+} from './cipher';
+export { deriveIv } from './iv';
+export { LINK_KEY_LENGTHS, LinkError, type LinkProblem, makeLink, type ParsedLink, parseLink } from './link';
+export {
+  type ChunkSink,
+  type CryptBlobOptions,
+  cryptBlob,
+  DEFAULT_CHUNK_BYTES,
+  decryptBlob,
+  encryptBlob,
+} from './stream';
+export {
+  ALPHABET,
+  IV_LENGTH,
+  isAlphabetText,
+  KEY_LENGTH,
+  type RandomSource,
+  randomIv,
+  randomKey,
+  randomText,
+  textBytes,
+} from './text';
