@@ -1,0 +1,67 @@
+// CLI for `npm run server`: starts the reference server alone and prints its addresses.
+// Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), MAX_UPLOAD_BYTES,
+// ACCOUNTS (`user:token,user2:token2`), CONFIG (a JSON file with ServerOptions; env values win over it).
+
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Account, type ServerOptions, startServer } from './server';
+
+function fail(message: string): never {
+  console.error(`reference server: ${message}`);
+  process.exit(2);
+}
+
+function integer(name: string, text: string): number {
+  if (!/^\d+$/.test(text.trim())) fail(`${name} must be a non-negative integer, got "${text}"`);
+  return Number(text.trim());
+}
+
+/** `user:token,user2:token2`; a token may contain ':' (Basic auth splits at the first one). */
+function parseAccounts(text: string): Account[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((entry) => {
+      const colon = entry.indexOf(':');
+      if (colon <= 0) fail(`ACCOUNTS entry "${entry}" is not user:token`);
+      return { username: entry.slice(0, colon), token: entry.slice(colon + 1) };
+    });
+}
+
+function options(env: NodeJS.ProcessEnv): ServerOptions {
+  const config: Partial<ServerOptions> = env.CONFIG ? JSON.parse(readFileSync(env.CONFIG, 'utf8')) : {};
+  return {
+    ...config,
+    port: env.PORT !== undefined ? integer('PORT', env.PORT) : (config.port ?? 8787),
+    dataDir: env.DATA_DIR || config.dataDir || mkdtempSync(join(tmpdir(), 'hushdrop-server-')),
+    maxUploadBytes:
+      env.MAX_UPLOAD_BYTES !== undefined
+        ? integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES)
+        : config.maxUploadBytes,
+    accounts: env.ACCOUNTS !== undefined ? parseAccounts(env.ACCOUNTS) : config.accounts,
+  };
+}
+
+async function main(): Promise<void> {
+  const opts = options(process.env);
+  const server = await startServer(opts);
+  // Scripts read the first three lines; keep their shape.
+  console.log(`base_url=${server.baseUrl}`);
+  console.log(`api_url=${server.apiUrl}`);
+  console.log(`upload_url=${server.uploadUrl}`);
+  const accounts = opts.accounts?.length ?? 0;
+  const limit = opts.maxUploadBytes !== undefined ? `${opts.maxUploadBytes} bytes` : 'none';
+  console.log(
+    `Hushdrop reference upload server listening; data in ${opts.dataDir}; size limit ${limit}; ` +
+      `${accounts} account(s). Ctrl-C stops it.`,
+  );
+  const stop = () => {
+    server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));

@@ -1,0 +1,92 @@
+// Public shapes of the reference server. Other test suites code against these; keep them stable.
+
+export type Fault =
+  | 'close-mid-upload'
+  | 'stall'
+  | 'html-500'
+  | 'error-200'
+  | 'too-large-413'
+  | 'malformed-json'
+  | 'drip';
+
+export interface Account {
+  username: string;
+  token: string;
+}
+
+export interface ServerOptions {
+  /** 0 or absent = a free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Uploads (and recorded requests) are stored under it. */
+  dataDir: string;
+  /** Above it → HTTP 413 with a JSON error body. */
+  maxUploadBytes?: number;
+  /** Basic-auth accounts for the current variant. */
+  accounts?: Account[];
+  /** Keep every request received (see RecordedRequest). */
+  record?: boolean;
+  /** Clock in ms, injectable for expiry tests (default Date.now). */
+  now?: () => number;
+  /** For the 'drip' fault (default 20). */
+  dripIntervalMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Raw request body bytes exactly as received, on disk. */
+  bodyPath: string;
+  /** Grows while the body arrives; final once the request has been answered. */
+  bodyBytes: number;
+}
+
+export type Variant = 'legacy' | 'current';
+
+export interface StoredUpload {
+  fileName: string;
+  /** Where the stored bytes (ciphertext when encrypted) are on disk. */
+  path: string;
+  contentType: string;
+  contentLength: number;
+  /** The key the server kept (null when none, or saveKey=false). */
+  key: string | null;
+  iv: string | null;
+  /** Whether a key was kept. */
+  saved: boolean;
+  /** '' when genDeletionKey was not true. */
+  deletionKey: string;
+  /** Account the upload belongs to (current variant, valid Basic auth). */
+  username?: string;
+  /** 0 = unlimited. */
+  maxDownloads: number;
+  downloads: number;
+  expirationDate: string | null;
+  variant: Variant;
+  /** File name of the multipart file part, as sent. */
+  originalName: string;
+  /** The doNotTrack form field bound to true (current variant only; legacy ignores it). */
+  doNotTrack: boolean;
+  /** The request carried the header `DNT: 1`. */
+  dntHeader: boolean;
+  /** Whether the server encrypted the bytes itself (encrypt=true). */
+  encrypted: boolean;
+}
+
+export interface ReferenceServer {
+  /** http://127.0.0.1:P (legacy variant's {base_url}). */
+  baseUrl: string;
+  /** http://127.0.0.1:P/api (current variant's {api_url}). */
+  apiUrl: string;
+  /** http://127.0.0.1:P/u (current variant's {upload_url}). */
+  uploadUrl: string;
+  /** Only filled when record: true. */
+  requests: RecordedRequest[];
+  /** Applies to the upload endpoints. `once` clears it after one request. */
+  setFault(fault: Fault | null, opts?: { once?: boolean }): void;
+  /** The server's record + path of the stored bytes; a snapshot. */
+  stored(fileName: string): StoredUpload | undefined;
+  close(): Promise<void>;
+}
