@@ -1,10 +1,19 @@
-// The one settings item, kept in local storage with versioned migrations.
+// The one settings item, kept in local storage (never sync: tokens) with versioned migrations.
 import { storage } from '@wxt-dev/storage';
-import { DEFAULT_SETTINGS, normalizeSettings, SETTINGS_VERSION, type Settings } from '../lib/settings';
+import {
+  activeProfile,
+  DEFAULT_SETTINGS,
+  MIGRATIONS,
+  normalizeSettings,
+  type Profile,
+  SETTINGS_VERSION,
+  type Settings,
+} from '../lib/settings';
 
 export const settingsItem = storage.defineItem<Settings>('local:settings', {
   fallback: DEFAULT_SETTINGS,
   version: SETTINGS_VERSION,
+  migrations: MIGRATIONS,
 });
 
 export async function loadSettings(): Promise<Settings> {
@@ -13,4 +22,14 @@ export async function loadSettings(): Promise<Settings> {
 
 export async function saveSettings(s: Settings): Promise<void> {
   await settingsItem.setValue(normalizeSettings(s));
+}
+
+export async function loadActiveProfile(): Promise<Profile> {
+  return activeProfile(await loadSettings());
+}
+
+/** Changes one profile in place (e.g. to remember a size limit learned from a 413). */
+export async function updateProfile(id: string, patch: Partial<Profile>): Promise<void> {
+  const s = await loadSettings();
+  await saveSettings({ ...s, profiles: s.profiles.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
 }

@@ -2,12 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import {
   checkServerAddress,
+  newProfile,
+  type Profile,
   type ServerSettings,
   type Settings,
   serverOriginPatterns,
 } from '../../lib/settings';
 import { requestOrigins } from '../../platform/permissions';
 import { loadSettings, saveSettings } from '../../platform/settings';
+import { testConnection } from '../../platform/test-connection';
 
 const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: string; hint: string }[] = [
   { key: 'baseUrl', label: 'Base address (legacy variant)', hint: 'Uploads go to {base}/v1/Upload?sub=api' },
@@ -19,38 +22,94 @@ const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: string; 
   },
 ];
 
+type Status = { kind: 'ok' | 'error'; text: string };
+
+function problemsOf(p: Profile): string | undefined {
+  if (!p.name.trim()) return 'Every server needs a name.';
+  for (const f of ADDRESS_FIELDS) {
+    const problem = checkServerAddress(`${p.name}: ${f.label}`, p.server[f.key]);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 export function App() {
   const [settings, setSettings] = useState<Settings>();
-  const [status, setStatus] = useState<{ kind: 'ok' | 'error'; text: string }>();
+  const [editing, setEditing] = useState<string>();
+  const [status, setStatus] = useState<Status>();
+  const [testStatus, setTestStatus] = useState<Status & { busy?: boolean }>();
 
   useEffect(() => {
-    loadSettings().then(setSettings);
+    loadSettings().then((s) => {
+      setSettings(s);
+      setEditing(s.activeProfileId);
+    });
   }, []);
-  if (!settings) return <main aria-busy="true">Loading…</main>;
+  const profile = settings?.profiles.find((p) => p.id === editing);
+  if (!settings || !profile) return <main aria-busy="true">Loading…</main>;
 
-  const server = settings.server;
+  const setProfile = (patch: Partial<Profile>) =>
+    setSettings({
+      ...settings,
+      profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, ...patch } : p)),
+    });
   const setServer = (patch: Partial<ServerSettings>) =>
-    setSettings({ ...settings, server: { ...server, ...patch } });
-  const choices: UploadChoices = { ...settings.defaults, variant: server.variant };
+    setProfile({ server: { ...profile.server, ...patch } });
+  const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
+
+  function addProfile() {
+    if (!settings) return;
+    const p = newProfile(crypto.randomUUID(), `Server ${settings.profiles.length + 1}`, {
+      baseUrl: 'https://',
+      apiUrl: 'https://',
+      uploadUrl: 'https://',
+    });
+    setSettings({ ...settings, profiles: [...settings.profiles, p] });
+    setEditing(p.id);
+    setTestStatus(undefined);
+  }
+
+  function removeProfile() {
+    if (!settings || settings.profiles.length < 2) return;
+    const profiles = settings.profiles.filter((p) => p.id !== profile!.id);
+    const activeProfileId =
+      settings.activeProfileId === profile!.id ? profiles[0]!.id : settings.activeProfileId;
+    setSettings({ profiles, activeProfileId });
+    setEditing(profiles[0]!.id);
+  }
 
   async function save(e: Event) {
     e.preventDefault();
     if (!settings) return;
-    const problem = ADDRESS_FIELDS.map((f) => checkServerAddress(f.label, settings.server[f.key])).find(
-      Boolean,
-    );
+    const problem = settings.profiles.map(problemsOf).find(Boolean);
     if (problem) return setStatus({ kind: 'error', text: problem });
     // Asked here, inside the click, because browsers only show the prompt for a user action.
-    const granted = await requestOrigins(serverOriginPatterns(settings.server)).catch(() => false);
+    const granted = await requestOrigins(
+      settings.profiles.flatMap((p) => serverOriginPatterns(p.server)),
+    ).catch(() => false);
     await saveSettings(settings);
     setStatus(
       granted
         ? { kind: 'ok', text: 'Saved.' }
         : {
             kind: 'error',
-            text: 'Saved, but Hushdrop was not allowed to reach this server, so uploads to it will fail until you allow it.',
+            text: 'Saved, but Hushdrop was not allowed to reach one of the servers, so uploads to it will fail until you allow it.',
           },
     );
+  }
+
+  async function runTest() {
+    const problem = problemsOf(profile!);
+    if (problem) return setTestStatus({ kind: 'error', text: problem });
+    setTestStatus({ kind: 'ok', text: 'Testing…', busy: true });
+    const granted = await requestOrigins(serverOriginPatterns(profile!.server)).catch(() => false);
+    if (!granted)
+      return setTestStatus({
+        kind: 'error',
+        text: 'Hushdrop was not allowed to reach this server, so it cannot test it.',
+      });
+    const r = await testConnection(profile!.server);
+    setTestStatus({ kind: r.ok ? 'ok' : 'error', text: r.text });
   }
 
   return (
@@ -58,18 +117,70 @@ export function App() {
       <h1>Hushdrop settings</h1>
       <p class="lead">
         Where uploads go, and what each upload does unless you choose otherwise. ·{' '}
-        <a href="/upload.html">Upload</a>
+        <a href="/upload.html">Upload</a> · <a href="/history.html">History</a>
       </p>
       <form onSubmit={save}>
+        <section class="card" aria-labelledby="profiles-h">
+          <h2 id="profiles-h">Servers</h2>
+          <div class="row">
+            <div class="grow">
+              <label for="editing">Server to edit</label>
+              <select
+                id="editing"
+                value={profile.id}
+                onChange={(e) => {
+                  setEditing(e.currentTarget.value);
+                  setTestStatus(undefined);
+                }}
+              >
+                {settings.profiles.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                    {p.id === settings.activeProfileId ? ' (used for uploads)' : ''}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button id="add-profile" type="button" class="secondary" onClick={addProfile}>
+              Add a server
+            </button>
+            <button
+              type="button"
+              class="danger"
+              disabled={settings.profiles.length < 2}
+              onClick={removeProfile}
+            >
+              Remove this server
+            </button>
+          </div>
+          <label class="inline">
+            <input
+              id="active"
+              type="checkbox"
+              checked={settings.activeProfileId === profile.id}
+              onChange={(e) =>
+                e.currentTarget.checked && setSettings({ ...settings, activeProfileId: profile.id })
+              }
+            />
+            Use this server for uploads (right-click, popup)
+          </label>
+        </section>
         <section class="card" aria-labelledby="server-h">
-          <h2 id="server-h">Server</h2>
+          <h2 id="server-h">{profile.name}</h2>
+          <label for="name">Name</label>
+          <input
+            id="name"
+            type="text"
+            value={profile.name}
+            onInput={(e) => setProfile({ name: e.currentTarget.value })}
+          />
           {ADDRESS_FIELDS.map((f) => (
             <div key={f.key}>
               <label for={f.key}>{f.label}</label>
               <input
                 id={f.key}
                 type="url"
-                value={server[f.key]}
+                value={profile.server[f.key]}
                 onInput={(e) => setServer({ [f.key]: e.currentTarget.value.trim().replace(/\/+$/, '') })}
                 aria-describedby={`${f.key}-hint`}
               />
@@ -83,7 +194,7 @@ export function App() {
             id="username"
             type="text"
             autoComplete="off"
-            value={server.username}
+            value={profile.server.username}
             onInput={(e) => setServer({ username: e.currentTarget.value })}
           />
           <label for="token">API token</label>
@@ -91,16 +202,35 @@ export function App() {
             id="token"
             type="password"
             autoComplete="off"
-            value={server.token}
+            value={profile.server.token}
             onInput={(e) => setServer({ token: e.currentTarget.value })}
           />
+          <label for="size-limit">Largest file the server takes, in MiB (empty: unknown)</label>
+          <input
+            id="size-limit"
+            type="number"
+            min={1}
+            value={profile.sizeLimit ? Math.floor(profile.sizeLimit / 2 ** 20) : ''}
+            onInput={(e) => {
+              const mib = Number(e.currentTarget.value);
+              setProfile({ sizeLimit: mib > 0 ? mib * 2 ** 20 : undefined });
+            }}
+          />
+          <div class="row" style={{ marginTop: '12px' }}>
+            <button id="test" type="button" class="secondary" disabled={testStatus?.busy} onClick={runTest}>
+              Test connection
+            </button>
+            <p role="status" aria-live="polite" class={testStatus?.kind === 'error' ? 'error' : 'ok'}>
+              {testStatus?.text}
+            </p>
+          </div>
         </section>
         <section class="card" aria-labelledby="defaults-h">
-          <h2 id="defaults-h">Defaults for each upload</h2>
+          <h2 id="defaults-h">Defaults for uploads to {profile.name}</h2>
           <UploadOptionsForm
             value={choices}
             onChange={({ variant, ...defaults }) =>
-              setSettings({ ...settings, server: { ...server, variant }, defaults })
+              setProfile({ server: { ...profile.server, variant }, defaults })
             }
           />
         </section>

@@ -4,8 +4,10 @@ import { describeError } from '../../components/errors';
 import { formatBytes } from '../../components/format';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
-import { type Settings, uploadOptions, uploadTarget } from '../../lib/settings';
-import { loadSettings } from '../../platform/settings';
+import { activeProfile, type Settings, sizeProblem, uploadOptions, uploadTarget } from '../../lib/settings';
+import { UploadError } from '../../lib/upload';
+import { learnedLimit } from '../../lib/upload/limit';
+import { loadSettings, updateProfile } from '../../platform/settings';
 import { runUpload, type UploadProgress } from '../../platform/upload-job';
 
 interface Job {
@@ -27,6 +29,7 @@ function percent(p?: UploadProgress) {
 
 export function App() {
   const [settings, setSettings] = useState<Settings>();
+  const [profileId, setProfileId] = useState<string>();
   const [choices, setChoices] = useState<UploadChoices>();
   const [jobs, setJobs] = useState<Job[]>([]);
   const [over, setOver] = useState(false);
@@ -34,16 +37,27 @@ export function App() {
 
   useEffect(() => {
     loadSettings().then((s) => {
+      const p = activeProfile(s);
       setSettings(s);
-      setChoices({ ...s.defaults, variant: s.server.variant });
+      setProfileId(p.id);
+      setChoices({ ...p.defaults, variant: p.server.variant });
     });
   }, []);
 
   const update = (id: string, patch: Partial<Job>) =>
     setJobs((js) => js.map((j) => (j.id === id ? { ...j, ...patch } : j)));
 
+  const profile = settings?.profiles.find((p) => p.id === profileId);
+
+  function chooseProfile(id: string) {
+    const p = settings?.profiles.find((x) => x.id === id);
+    if (!p) return;
+    setProfileId(id);
+    setChoices({ ...p.defaults, variant: p.server.variant });
+  }
+
   async function start(files: File[]) {
-    if (!settings || !choices || files.length === 0) return;
+    if (!profile || !choices || files.length === 0) return;
     for (const file of files) {
       const job: Job = {
         id: crypto.randomUUID(),
@@ -52,11 +66,16 @@ export function App() {
         state: 'running',
         abort: new AbortController(),
       };
+      const tooBig = sizeProblem(profile, file.size, formatBytes);
+      if (tooBig) {
+        setJobs((js) => [{ ...job, state: 'failed', error: { message: tooBig } }, ...js]);
+        continue;
+      }
       setJobs((js) => [job, ...js]);
       try {
         const { entry, historyError } = await runUpload(
           file,
-          uploadTarget(settings.server, choices.variant),
+          uploadTarget(profile.server, choices.variant),
           uploadOptions(choices),
           { onProgress: (progress) => update(job.id, { progress }), signal: job.abort.signal },
         );
@@ -67,6 +86,11 @@ export function App() {
         update(job.id, { state: 'done', entry, copied, warning: historyError?.message });
       } catch (err) {
         const aborted = job.abort.signal.aborted;
+        if (err instanceof UploadError && err.kind === 'too-large') {
+          const sizeLimit = learnedLimit(err.serverMessage, file.size);
+          await updateProfile(profile.id, { sizeLimit });
+          setSettings(await loadSettings());
+        }
         update(job.id, { state: aborted ? 'cancelled' : 'failed', error: describeError(err) });
       }
     }
@@ -84,7 +108,7 @@ export function App() {
     return () => document.removeEventListener('paste', onPaste);
   });
 
-  if (!settings || !choices) return <main aria-busy="true">Loading…</main>;
+  if (!settings || !profile || !choices) return <main aria-busy="true">Loading…</main>;
 
   return (
     <main>
@@ -92,9 +116,10 @@ export function App() {
       <p class="lead">
         To{' '}
         <span class="mono">
-          {choices.variant === 'legacy' ? settings.server.baseUrl : settings.server.apiUrl}
-        </span>{' '}
-        · <a href="/options.html">change server</a> · <a href="/history.html">history</a>
+          {choices.variant === 'legacy' ? profile.server.baseUrl : profile.server.apiUrl}
+        </span>
+        {profile.sizeLimit ? ` (at most ${formatBytes(profile.sizeLimit)})` : ''} ·{' '}
+        <a href="/options.html">settings</a> · <a href="/history.html">history</a>
       </p>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">File</h2>
@@ -133,6 +158,18 @@ export function App() {
       </section>
       <section class="card" aria-labelledby="opts">
         <h2 id="opts">Options</h2>
+        {settings.profiles.length > 1 && (
+          <>
+            <label for="profile">Server</label>
+            <select id="profile" value={profile.id} onChange={(e) => chooseProfile(e.currentTarget.value)}>
+              {settings.profiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
         <UploadOptionsForm value={choices} onChange={setChoices} />
       </section>
       <section aria-labelledby="uploads" aria-live="polite">

@@ -20,40 +20,103 @@ export interface UploadDefaults {
   doNotTrack: boolean;
 }
 
+/** A server and how uploads to it are made unless the person chooses otherwise. */
+export interface Profile {
+  id: string;
+  name: string;
+  server: ServerSettings;
+  defaults: UploadDefaults;
+  /** Largest upload the server takes, in bytes, when known (set by hand or learned from a 413). */
+  sizeLimit?: number;
+}
+
 export interface Settings {
+  profiles: Profile[];
+  activeProfileId: string;
+}
+
+/** Version 1 (the first release) had one server and one set of defaults. */
+export interface SettingsV1 {
   server: ServerSettings;
   defaults: UploadDefaults;
 }
 
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 // The bundled reference server listens here when started with `npm run server`.
-export const DEFAULT_SETTINGS: Settings = {
-  server: {
-    variant: 'current',
-    baseUrl: 'http://127.0.0.1:8787',
-    apiUrl: 'http://127.0.0.1:8787/api',
-    uploadUrl: 'http://127.0.0.1:8787/u',
-    username: '',
-    token: '',
-  },
-  defaults: {
-    mode: 'client',
-    saveKey: true,
-    genDeletionKey: true,
-    expireUnit: 'never',
-    expireLength: 1,
-    doNotTrack: true,
-  },
+export const DEFAULT_SERVER: ServerSettings = {
+  variant: 'current',
+  baseUrl: 'http://127.0.0.1:8787',
+  apiUrl: 'http://127.0.0.1:8787/api',
+  uploadUrl: 'http://127.0.0.1:8787/u',
+  username: '',
+  token: '',
 };
 
-/** Fills whatever a stored value lacks from the defaults, so a partial or older object is usable. */
+export const DEFAULT_UPLOAD: UploadDefaults = {
+  mode: 'client',
+  saveKey: true,
+  genDeletionKey: true,
+  expireUnit: 'never',
+  expireLength: 1,
+  doNotTrack: true,
+};
+
+export function newProfile(id: string, name: string, server: Partial<ServerSettings> = {}): Profile {
+  return { id, name, server: { ...DEFAULT_SERVER, ...server }, defaults: { ...DEFAULT_UPLOAD } };
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  profiles: [newProfile('default', 'Local reference server')],
+  activeProfileId: 'default',
+};
+
+/** Ordered migrations: index n turns version n+1 into version n+2. */
+export const MIGRATIONS: Record<number, (old: any) => any> = {
+  2: (v1: Partial<SettingsV1> | Settings): Settings =>
+    'profiles' in (v1 ?? {}) ? normalizeSettings(v1) : migrateV1(v1 as Partial<SettingsV1>),
+};
+
+function migrateV1(v1: Partial<SettingsV1>): Settings {
+  return {
+    profiles: [
+      {
+        id: 'default',
+        name: 'My server',
+        server: { ...DEFAULT_SERVER, ...(v1?.server ?? {}) },
+        defaults: { ...DEFAULT_UPLOAD, ...(v1?.defaults ?? {}) },
+      },
+    ],
+    activeProfileId: 'default',
+  };
+}
+
+function normalizeProfile(p: any, i: number): Profile {
+  const out: Profile = {
+    id: typeof p?.id === 'string' && p.id ? p.id : `profile-${i + 1}`,
+    name: typeof p?.name === 'string' && p.name.trim() ? p.name : `Server ${i + 1}`,
+    server: { ...DEFAULT_SERVER, ...(p?.server ?? {}) },
+    defaults: { ...DEFAULT_UPLOAD, ...(p?.defaults ?? {}) },
+  };
+  if (typeof p?.sizeLimit === 'number' && p.sizeLimit > 0) out.sizeLimit = p.sizeLimit;
+  return out;
+}
+
+/** Makes any stored value usable: fills gaps from the defaults and keeps the active id valid. */
 export function normalizeSettings(value: unknown): Settings {
   const v = (value ?? {}) as Partial<Settings>;
-  return {
-    server: { ...DEFAULT_SETTINGS.server, ...(v.server ?? {}) },
-    defaults: { ...DEFAULT_SETTINGS.defaults, ...(v.defaults ?? {}) },
-  };
+  const profiles =
+    Array.isArray(v.profiles) && v.profiles.length
+      ? v.profiles.map(normalizeProfile)
+      : DEFAULT_SETTINGS.profiles;
+  const activeProfileId = profiles.some((p) => p.id === v.activeProfileId)
+    ? v.activeProfileId!
+    : profiles[0]!.id;
+  return { profiles, activeProfileId };
+}
+
+export function activeProfile(s: Settings): Profile {
+  return s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0]!;
 }
 
 export function uploadTarget(server: ServerSettings, variant: Variant = server.variant): UploadTarget {
@@ -67,7 +130,14 @@ export function uploadTarget(server: ServerSettings, variant: Variant = server.v
 }
 
 export function uploadOptions(d: UploadDefaults): UploadOptions {
-  return { ...d };
+  return {
+    mode: d.mode,
+    saveKey: d.saveKey,
+    genDeletionKey: d.genDeletionKey,
+    expireUnit: d.expireUnit,
+    expireLength: d.expireLength,
+    doNotTrack: d.doNotTrack,
+  };
 }
 
 /** A server address must be an absolute http(s) URL; returns a sentence when it is not. */
@@ -94,4 +164,14 @@ export function serverOriginPatterns(server: ServerSettings): string[] {
     }
   }
   return [...out];
+}
+
+/** A sentence when a file is over the profile's known limit, else undefined. */
+export function sizeProblem(
+  profile: Profile,
+  size: number,
+  formatBytes: (n: number) => string,
+): string | undefined {
+  if (profile.sizeLimit === undefined || size <= profile.sizeLimit) return undefined;
+  return `This file is ${formatBytes(size)}, but ${profile.name} takes at most ${formatBytes(profile.sizeLimit)}. Nothing was sent.`;
 }

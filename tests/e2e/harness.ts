@@ -53,7 +53,8 @@ export async function launchExtension(): Promise<ExtensionBrowser> {
       return page;
     },
     async setSettings(settings) {
-      await sw.evaluate((s) => chrome.storage.local.set({ settings: s }), settings);
+      // The version marker tells the settings item that no migration is due.
+      await sw.evaluate((s) => chrome.storage.local.set({ settings: s, settings$: { v: 2 } }), settings);
     },
     async close() {
       await ctx.close();

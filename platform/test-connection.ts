@@ -1,0 +1,52 @@
+// "Test connection": a real tiny upload to the server, then its deletion.
+import type { ServerSettings } from '../lib/settings';
+import { uploadTarget } from '../lib/settings';
+import { deletionLink, sendUpload, UploadError, xhrTransport } from '../lib/upload';
+import { DELETION_MESSAGES, interpretDeletion } from '../lib/upload/deletion';
+
+export async function testConnection(server: ServerSettings): Promise<{ ok: boolean; text: string }> {
+  const target = uploadTarget(server);
+  try {
+    const result = await sendUpload({
+      target,
+      options: {
+        mode: 'none',
+        saveKey: false,
+        genDeletionKey: true,
+        expireUnit: 'never',
+        expireLength: 1,
+        doNotTrack: true,
+      },
+      file: { name: 'hushdrop-connection-test.txt', type: 'text/plain' },
+      body: new Blob(['Hushdrop connection test. This file is deleted right away.\n'], {
+        type: 'text/plain',
+      }),
+      transport: xhrTransport(XMLHttpRequest),
+      timeoutMs: 30_000,
+    });
+    const link = deletionLink(target, result);
+    if (!link)
+      return {
+        ok: false,
+        text: 'The upload worked, but the server gave no deletion link, so the test file stays there.',
+      };
+    const res = await fetch(link, { credentials: 'omit', referrerPolicy: 'no-referrer' });
+    const outcome = interpretDeletion(res.status, await res.text());
+    return outcome === 'deleted'
+      ? { ok: true, text: 'Connection works: a test file was uploaded and deleted.' }
+      : {
+          ok: false,
+          text: `The upload worked, but deleting the test file failed: ${DELETION_MESSAGES[outcome]}`,
+        };
+  } catch (err) {
+    if (err instanceof UploadError)
+      return {
+        ok: false,
+        text: err.serverMessage ? `${err.message} (The server said: “${err.serverMessage}”)` : err.message,
+      };
+    return {
+      ok: false,
+      text: 'The deletion link could not be reached, so the test file may still be there.',
+    };
+  }
+}
