@@ -1,0 +1,30 @@
+/**
+ * The one error type lib/payments throws. `code` is for programs, `message` is a sentence a
+ * person can read (no stack-trace jargon), so the UI can show it as is.
+ */
+export type PaymentErrorCode =
+  | 'too-large'
+  | 'malformed'
+  | 'bad-uri'
+  | 'bad-url'
+  | 'unreachable'
+  | 'http-status'
+  | 'wrong-content-type'
+  | 'bad-address'
+  | 'bad-transaction'
+  | 'bad-input'
+  | 'expired';
+
+export class PaymentError extends Error {
+  override readonly name = 'PaymentError';
+  readonly code: PaymentErrorCode;
+
+  constructor(code: PaymentErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isPaymentError(value: unknown): value is PaymentError {
+  return value instanceof PaymentError;
+}
