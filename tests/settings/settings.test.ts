@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import {
+  activeProfile,
+  DEFAULT_SETTINGS,
+  MIGRATIONS,
+  normalizeSettings,
+  serverOriginPatterns,
+  sizeProblem,
+  uploadTarget,
+} from '../../lib/settings';
+import { learnedLimit, limitFromMessage } from '../../lib/upload/limit';
+
+const v1 = {
+  server: {
+    variant: 'legacy',
+    baseUrl: 'https://teknik.example',
+    apiUrl: 'https://api.teknik.example',
+    uploadUrl: 'https://u.teknik.example',
+    username: 'jörg',
+    token: 'tøken',
+  },
+  defaults: {
+    mode: 'server',
+    saveKey: false,
+    genDeletionKey: false,
+    expireUnit: 'day',
+    expireLength: 3,
+    doNotTrack: false,
+  },
+};
+
+describe('settings migrations', () => {
+  it('turns the first release’s single server into one profile, keeping every value', () => {
+    const v2 = MIGRATIONS[2]!(structuredClone(v1));
+    expect(v2.profiles).toHaveLength(1);
+    expect(v2.profiles[0].server).toEqual(v1.server);
+    expect(v2.profiles[0].defaults).toEqual(v1.defaults);
+    expect(v2.activeProfileId).toBe(v2.profiles[0].id);
+  });
+
+  it('leaves an already current shape alone', () => {
+    expect(MIGRATIONS[2]!(structuredClone(DEFAULT_SETTINGS))).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('runs through the real storage item when the extension updates from version 1', async () => {
+    fakeBrowser.reset();
+    await fakeBrowser.storage.local.set({ settings: v1, settings$: { v: 1 } });
+    const { loadSettings } = await import('../../platform/settings');
+    const s = await loadSettings();
+    expect(s.profiles[0]!.server.baseUrl).toBe('https://teknik.example');
+    expect(s.profiles[0]!.defaults.expireUnit).toBe('day');
+    const stored = await fakeBrowser.storage.local.get(['settings$']);
+    expect(stored.settings$).toMatchObject({ v: 2 });
+  });
+});
+
+describe('settings helpers', () => {
+  it('fills gaps and repairs a dangling active id', () => {
+    const s = normalizeSettings({
+      profiles: [{ id: 'a', name: 'A', server: { baseUrl: 'https://a' } }],
+      activeProfileId: 'x',
+    });
+    expect(s.activeProfileId).toBe('a');
+    expect(s.profiles[0]!.server.apiUrl).toBe(DEFAULT_SETTINGS.profiles[0]!.server.apiUrl);
+    expect(activeProfile(s).id).toBe('a');
+    expect(normalizeSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('sends credentials only with the current variant and a username', () => {
+    const server = v1.server as any;
+    expect(uploadTarget(server, 'legacy').credentials).toBeUndefined();
+    expect(uploadTarget(server, 'current').credentials).toEqual({ username: 'jörg', token: 'tøken' });
+    expect(uploadTarget({ ...server, username: '' }, 'current').credentials).toBeUndefined();
+  });
+
+  it('lists the origins to ask permission for, once each', () => {
+    expect(serverOriginPatterns(v1.server as any).sort()).toEqual([
+      'https://api.teknik.example/*',
+      'https://teknik.example/*',
+      'https://u.teknik.example/*',
+    ]);
+  });
+
+  it('refuses a file over a known limit with a sentence', () => {
+    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: 1000 };
+    expect(sizeProblem(p, 1000, String)).toBeUndefined();
+    expect(sizeProblem(p, 1001, String)).toMatch(/at most 1000/);
+  });
+
+  it('reads the limit a server states, or learns "smaller than this file"', () => {
+    expect(limitFromMessage('File Too Large.  Max file size is 1 GB')).toBe(2 ** 30);
+    expect(limitFromMessage('File Too Large.  Max file size is 1.5 MB')).toBe(1.5 * 2 ** 20);
+    expect(limitFromMessage('Request Entity Too Large')).toBeUndefined();
+    expect(learnedLimit(undefined, 5000)).toBe(4999);
+  });
+});
