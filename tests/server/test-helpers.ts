@@ -1,0 +1,105 @@
+// Shared by the reference server's tests: a server on a free port in a temp dir, and upload shortcuts.
+
+import { createDecipheriv } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ReferenceServer, type ServerOptions, startServer } from './server';
+
+export interface TestServer {
+  server: ReferenceServer;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hushdrop-ref-'));
+  const server = await startServer({ dataDir, ...opts });
+  return {
+    server,
+    dataDir,
+    async stop() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FilePart {
+  bytes: Uint8Array<ArrayBuffer> | Blob;
+  name?: string;
+  type?: string;
+}
+
+/** A multipart form with the fields in the given order; `file` is appended where its key appears. */
+export function form(entries: Record<string, string | FilePart>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(entries)) {
+    if (typeof value === 'string') data.append(name, value);
+    else {
+      const blob =
+        value.bytes instanceof Blob
+          ? value.bytes
+          : new Blob([value.bytes], value.type ? { type: value.type } : {});
+      data.append(name, blob, value.name ?? 'file.bin');
+    }
+  }
+  return data;
+}
+
+export interface UploadAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export async function post(url: string, body: FormData | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', body, headers });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json } satisfies UploadAnswer;
+}
+
+export const legacyUploadUrl = (s: ReferenceServer) => `${s.baseUrl}/v1/Upload?sub=api`;
+export const currentUploadUrl = (s: ReferenceServer) => `${s.apiUrl}/v1/Upload`;
+
+export async function getBytes(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+/** Teknik's cipher done independently of the server's code: AES-CTR over the UTF-8 key and IV text. */
+export function teknikCtr(key: string, iv: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
+  const keyBytes = Buffer.from(key, 'utf8');
+  const algorithm = `aes-${keyBytes.length * 8}-ctr`;
+  const decipher = createDecipheriv(algorithm, keyBytes, Buffer.from(iv, 'utf8'));
+  return new Uint8Array(Buffer.concat([decipher.update(data), decipher.final()]));
+}
+
+export function bytesOf(text: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(text);
+}
+
+export function randomBytesOf(length: number, seed = 1): Uint8Array<ArrayBuffer> {
+  // Deterministic filler (xorshift) so failures reproduce.
+  const out = new Uint8Array(length);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/** Files the server keeps for uploads (stored and in-progress), ignoring recorded requests. */
+export async function storedFiles(dataDir: string): Promise<string[]> {
+  return readdir(join(dataDir, 'files'));
+}
