@@ -1,0 +1,56 @@
+import { abortedError, networkError, UploadError } from './errors';
+import { buildFormData, buildUploadRequest } from './request';
+import { parseUploadResponse } from './response';
+import type {
+  FileInfo,
+  Transport,
+  TransportOptions,
+  UploadOptions,
+  UploadResult,
+  UploadTarget,
+} from './types';
+
+export interface SendUploadArgs extends TransportOptions {
+  target: UploadTarget;
+  options: UploadOptions;
+  /** The file as chosen: its name goes on the file part, its type into `contentType`. */
+  file: FileInfo;
+  /** What to send: the file itself, or in client mode its ciphertext (same length). */
+  body: Blob;
+  /** Client mode: the IV the body was encrypted with. */
+  iv?: string;
+  transport: Transport;
+}
+
+/**
+ * Sends one upload and reads the answer. Resolves with the result, or rejects with an
+ * UploadError whose message can be shown to the person as it is.
+ */
+export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
+  const { target, options, file, body, iv, transport, onProgress, signal, timeoutMs } = args;
+  const request = buildUploadRequest(target, options, file, iv);
+  if (signal?.aborted) throw abortedError(signal.reason);
+
+  let response: Awaited<ReturnType<Transport>>;
+  try {
+    response = await transport(
+      { url: request.url, headers: request.headers, body: buildFormData(request, body) },
+      { onProgress, signal, timeoutMs },
+    );
+  } catch (error) {
+    if (error instanceof UploadError) throw error;
+    if (signal?.aborted) throw abortedError(error);
+    throw networkError(error);
+  }
+
+  const result = parseUploadResponse(target.variant, response.status, response.contentType, response.body);
+  if (options.mode === 'client' && result.iv !== undefined && result.iv !== iv) {
+    // The share link carries only the key; a changed IV would make the file undecryptable.
+    throw new UploadError(
+      'bad-response',
+      'The server stored the file with a different IV than it was encrypted with, so the link would not work.',
+      { status: response.status },
+    );
+  }
+  return result;
+}

@@ -1,0 +1,64 @@
+export type UploadErrorKind =
+  /** HTTP 200 carrying the server's own refusal (`{"error":{"message":…}}`). */
+  | 'rejected'
+  /** Any other HTTP error status. */
+  | 'http'
+  /** HTTP 413. */
+  | 'too-large'
+  /** HTTP 401 or 403. */
+  | 'unauthorized'
+  /** A success status whose body is not an upload result. */
+  | 'bad-response'
+  /** The connection failed or broke off. */
+  | 'network'
+  /** Cancelled by the caller. */
+  | 'aborted'
+  /** No progress for too long. */
+  | 'timeout'
+  /** The settings or arguments cannot make a request (e.g. a server address that is not a web address). */
+  | 'settings';
+
+/**
+ * Why an upload failed. `message` is a sentence for the person; `serverMessage` is the
+ * server's own text when there is one — untrusted, to be shown as plain text only.
+ */
+export class UploadError extends Error {
+  override readonly name = 'UploadError';
+  readonly kind: UploadErrorKind;
+  readonly status?: number;
+  readonly serverMessage?: string;
+
+  constructor(
+    kind: UploadErrorKind,
+    message: string,
+    details: { status?: number; serverMessage?: string; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.serverMessage !== undefined) this.serverMessage = details.serverMessage;
+  }
+}
+
+export const MESSAGES = {
+  network:
+    'The upload could not reach the server, or the connection broke off. Check the server address and your connection, then try again.',
+  aborted: 'The upload was cancelled.',
+  timeout: 'The server stopped responding, so the upload was stopped. Try again later.',
+  badResponse:
+    'The server answered, but not with an upload result. Check that the address in the settings points to an upload server.',
+  tooLarge: 'The file is too large for this server.',
+  unauthorized: 'The server did not accept the account: check the username and token in the settings.',
+} as const;
+
+export function networkError(cause?: unknown): UploadError {
+  return new UploadError('network', MESSAGES.network, { cause });
+}
+
+export function abortedError(cause?: unknown): UploadError {
+  return new UploadError('aborted', MESSAGES.aborted, { cause });
+}
+
+export function timeoutError(): UploadError {
+  return new UploadError('timeout', MESSAGES.timeout);
+}

@@ -1,0 +1,32 @@
+// The Upload API v1 client for both variants: request mapping, answer mapping, errors, links,
+// and two transports. No browser-extension API: the platform comes in as parameters.
+export { type SendUploadArgs, sendUpload } from './client';
+export { UploadError, type UploadErrorKind } from './errors';
+export { deletionLink, shareLink, uploadEndpoint } from './links';
+export {
+  BLOCK_SIZE_BITS,
+  basicAuthorization,
+  buildFormData,
+  buildUploadRequest,
+  EXPIRATION_UNITS,
+  KEY_SIZE_BITS,
+  partFileName,
+} from './request';
+export { parseUploadResponse } from './response';
+export { fetchTransport, type Timers, xhrTransport } from './transport';
+export type {
+  Credentials,
+  ExpireUnit,
+  FileInfo,
+  Mode,
+  ServerAddresses,
+  Transport,
+  TransportOptions,
+  TransportRequest,
+  TransportResponse,
+  UploadOptions,
+  UploadRequest,
+  UploadResult,
+  UploadTarget,
+  Variant,
+} from './types';

@@ -1,0 +1,65 @@
+import { makeLink } from '../crypto/link';
+import { UploadError } from './errors';
+import type { UploadResult, UploadTarget } from './types';
+
+function parseHttpUrl(address: string): URL | undefined {
+  try {
+    const url = new URL(address.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `base` + `/segment/…` (each segment percent-encoded) + optional `?sub=…`; undefined if base is not http(s). */
+function tryJoin(base: string, segments: string[], sub?: string): string | undefined {
+  const url = parseHttpUrl(base);
+  if (!url) return undefined;
+  url.hash = '';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
+  if (sub !== undefined) url.searchParams.set('sub', sub);
+  return url.toString();
+}
+
+/** Where to POST: legacy `{baseUrl}/v1/Upload?sub=api`, current `{apiUrl}/v1/Upload`. */
+export function uploadEndpoint(target: UploadTarget): string {
+  const legacy = target.variant === 'legacy';
+  const base = legacy ? target.addresses.baseUrl : target.addresses.apiUrl;
+  const url = tryJoin(base, ['v1', 'Upload'], legacy ? 'api' : undefined);
+  if (url) return url;
+  const which = legacy ? 'server address' : 'API address';
+  throw new UploadError(
+    'settings',
+    `The ${which} “${base}” is not a web address: it must start with http:// or https://. Check the settings.`,
+  );
+}
+
+/**
+ * The link that deletes the upload: legacy `{baseUrl}/<fileName>/<deletionKey>?sub=u`, current
+ * `{uploadUrl}/<fileName>/<deletionKey>`. Undefined when the server gave no deletion key. If
+ * the configured address is unusable, falls back to the file's own address (which is
+ * `{uploadUrl}/<fileName>` on a Teknik server), so a finished upload never loses its link.
+ */
+export function deletionLink(target: UploadTarget, result: UploadResult): string | undefined {
+  if (!result.deletionKey) return undefined;
+  const segments = [result.fileName, result.deletionKey];
+  const configured =
+    target.variant === 'legacy'
+      ? tryJoin(target.addresses.baseUrl, segments, 'u')
+      : tryJoin(target.addresses.uploadUrl, segments);
+  if (configured) return configured;
+  const own = parseHttpUrl(result.url);
+  if (!own) return undefined;
+  own.hash = '';
+  own.pathname = `${own.pathname.replace(/\/+$/, '')}/${encodeURIComponent(result.deletionKey)}`;
+  return own.toString();
+}
+
+/**
+ * The link to share. Client mode: `result.url#clientKey` (the key never went to the server).
+ * Server and none modes: the server's URL as given — it already ends in `#key` when the server
+ * made a key and did not keep it.
+ */
+export function shareLink(result: UploadResult, clientKey?: string): string {
+  return clientKey === undefined ? result.url : makeLink(result.url, clientKey);
+}

@@ -1,0 +1,127 @@
+/**
+ * The upload request, field by field. Rules from the real server (notes/teknik.md §3, §9, §10):
+ * booleans are the text `true`/`false` (anything else silently becomes the default, which is
+ * `true` for encrypt and saveKey), so encrypt, saveKey and genDeletionKey are always sent.
+ */
+import { base64 } from '@scure/base';
+import { IV_LENGTH, isAlphabetText } from '../crypto/text';
+import { UploadError } from './errors';
+import { uploadEndpoint } from './links';
+import type { ExpireUnit, FileInfo, UploadOptions, UploadRequest, UploadTarget } from './types';
+
+/** Key and IV sizes in bits that go with our cipher (AES-256, 16-byte IV). */
+export const KEY_SIZE_BITS = 256;
+export const BLOCK_SIZE_BITS = 128;
+
+/** The seed's expiry words and the enum names the real server binds (`expirationUnit`). */
+export const EXPIRATION_UNITS: Record<ExpireUnit, string> = {
+  never: 'Never',
+  view: 'Views',
+  minute: 'Minutes',
+  hour: 'Hours',
+  day: 'Days',
+  month: 'Months',
+  year: 'Years',
+};
+
+const bool = (value: boolean) => (value ? 'true' : 'false');
+
+const utf8 = new TextEncoder();
+
+/** `Basic base64(utf8(username:token))`; btoa would throw on non-Latin-1 names. */
+export function basicAuthorization(username: string, token: string): string {
+  return `Basic ${base64.encode(utf8.encode(`${username}:${token}`))}`;
+}
+
+/** The name for the file part: the server takes the public name's extension from it. */
+export function partFileName(file: FileInfo): string {
+  return file.name.trim() || 'file';
+}
+
+function expiryFields(options: UploadOptions): Array<[string, string]> {
+  const unit = options.expireUnit ?? 'never';
+  const length = options.expireLength ?? 1;
+  if (!Number.isSafeInteger(length) || length < 1) {
+    throw new UploadError(
+      'settings',
+      'The expiry length must be a whole number, 1 or more. Check the upload options.',
+    );
+  }
+  // The seed's pair, plus the pair real Teknik servers bind (they ignore the seed's names).
+  return [
+    ['expireUnit', unit],
+    ['expireLength', String(length)],
+    ['expirationUnit', EXPIRATION_UNITS[unit]],
+    ['expirationLength', String(length)],
+  ];
+}
+
+/**
+ * Builds the request for one upload. `iv` is required in client mode (the IV the body was
+ * encrypted with); the key is never part of the request.
+ */
+export function buildUploadRequest(
+  target: UploadTarget,
+  options: UploadOptions,
+  file: FileInfo,
+  iv?: string,
+): UploadRequest {
+  const url = uploadEndpoint(target);
+  const fields: Array<[string, string]> = [];
+  const type = file.type.trim();
+
+  switch (options.mode) {
+    case 'client':
+      if (iv === undefined || iv.length !== IV_LENGTH || !isAlphabetText(iv)) {
+        throw new TypeError('Client mode needs the 16-character IV the file was encrypted with.');
+      }
+      // The server sees only ciphertext: it must not sniff the type, encrypt again or keep a key.
+      fields.push(
+        ['contentType', type || 'application/octet-stream'],
+        ['encrypt', 'false'],
+        ['saveKey', 'false'],
+        ['keySize', String(KEY_SIZE_BITS)],
+        ['iv', iv],
+        ['blockSize', String(BLOCK_SIZE_BITS)],
+      );
+      break;
+    case 'server':
+      if (type) fields.push(['contentType', type]);
+      fields.push(
+        ['encrypt', 'true'],
+        ['saveKey', bool(options.saveKey)],
+        ['keySize', String(KEY_SIZE_BITS)],
+        ['blockSize', String(BLOCK_SIZE_BITS)],
+      );
+      break;
+    case 'none':
+      if (type) fields.push(['contentType', type]);
+      fields.push(['encrypt', 'false'], ['saveKey', 'false']);
+      break;
+    default:
+      throw new TypeError(`Unknown encryption mode: ${String((options as { mode: unknown }).mode)}`);
+  }
+  fields.push(['genDeletionKey', bool(options.genDeletionKey)]);
+
+  const headers: Record<string, string> = {};
+  if (target.variant === 'legacy') {
+    fields.push(...expiryFields(options));
+  } else {
+    const doNotTrack = options.doNotTrack ?? false;
+    fields.push(['doNotTrack', bool(doNotTrack)]);
+    // The field has done nothing since 2016; the header is what real servers honour.
+    if (doNotTrack) headers.DNT = '1';
+    const { username = '', token = '' } = target.credentials ?? {};
+    if (username !== '' || token !== '') headers.Authorization = basicAuthorization(username, token);
+  }
+
+  return { url, headers, fields, fileField: 'file', fileName: partFileName(file) };
+}
+
+/** The multipart body: the fields in order, then the file part named with the original name. */
+export function buildFormData(request: UploadRequest, body: Blob): FormData {
+  const form = new FormData();
+  for (const [name, value] of request.fields) form.append(name, value);
+  form.append(request.fileField, body, request.fileName);
+  return form;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { randomKey } from '../../lib/crypto';
+import { deletionLink, shareLink, type UploadResult, type UploadTarget } from '../../lib/upload';
+
+const addresses = {
+  baseUrl: 'https://teknik.example',
+  apiUrl: 'https://api.teknik.example',
+  uploadUrl: 'https://u.teknik.example',
+};
+const legacy: UploadTarget = { variant: 'legacy', addresses };
+const current: UploadTarget = { variant: 'current', addresses };
+
+const result = (more: Partial<UploadResult> = {}): UploadResult => ({
+  url: 'https://u.teknik.example/x32YI.png',
+  fileName: 'x32YI.png',
+  contentType: 'image/png',
+  contentLength: 10,
+  keySize: 256,
+  blockSize: 128,
+  deletionKey: 'abcdefghijklmnopqrstuvwx',
+  ...more,
+});
+
+describe('deletionLink', () => {
+  it('legacy: {baseUrl}/<fileName>/<deletionKey>?sub=u', () => {
+    expect(deletionLink(legacy, result())).toBe(
+      'https://teknik.example/x32YI.png/abcdefghijklmnopqrstuvwx?sub=u',
+    );
+  });
+
+  it('current: {uploadUrl}/<fileName>/<deletionKey>', () => {
+    expect(deletionLink(current, result())).toBe(
+      'https://u.teknik.example/x32YI.png/abcdefghijklmnopqrstuvwx',
+    );
+  });
+
+  it('keeps a path in the configured address', () => {
+    const target: UploadTarget = {
+      variant: 'current',
+      addresses: { ...addresses, uploadUrl: 'http://127.0.0.1:8787/u/' },
+    };
+    expect(deletionLink(target, result())).toBe('http://127.0.0.1:8787/u/x32YI.png/abcdefghijklmnopqrstuvwx');
+  });
+
+  it('is absent without a deletion key, or with an empty one', () => {
+    expect(deletionLink(current, result({ deletionKey: undefined }))).toBeUndefined();
+    expect(deletionLink(legacy, result({ deletionKey: '' }))).toBeUndefined();
+  });
+
+  it('percent-encodes a name that would otherwise change the link', () => {
+    expect(deletionLink(current, result({ fileName: 'a#b?.png' }))).toBe(
+      'https://u.teknik.example/a%23b%3F.png/abcdefghijklmnopqrstuvwx',
+    );
+  });
+
+  it('falls back to the file’s own address when the configured one is unusable', () => {
+    const target: UploadTarget = { variant: 'current', addresses: { ...addresses, uploadUrl: '' } };
+    expect(deletionLink(target, result({ url: 'https://u.other.example/x32YI.png#key' }))).toBe(
+      'https://u.other.example/x32YI.png/abcdefghijklmnopqrstuvwx',
+    );
+  });
+});
+
+describe('shareLink', () => {
+  it('client mode: result.url#key', () => {
+    const key = randomKey();
+    expect(shareLink(result(), key)).toBe(`https://u.teknik.example/x32YI.png#${key}`);
+    expect(shareLink(result({ url: 'https://teknik.example/x32YI.png?sub=u' }), key)).toBe(
+      `https://teknik.example/x32YI.png?sub=u#${key}`,
+    );
+  });
+
+  it('server and none modes: the URL as the server gave it', () => {
+    expect(shareLink(result())).toBe('https://u.teknik.example/x32YI.png');
+    const withKey = `https://u.teknik.example/x32YI.png#${randomKey()}`;
+    expect(shareLink(result({ url: withKey }))).toBe(withKey);
+  });
+});
