@@ -54,7 +54,11 @@ export interface UploadAnswer {
   json: any;
 }
 
-export async function post(url: string, body: FormData | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
+export async function post(
+  url: string,
+  body: FormData | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(url, { method: 'POST', body, headers });
   const text = await res.text();
   let json: any;

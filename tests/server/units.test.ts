@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ctrTransform } from './cipher';
+import { computeExpiry, isoWithOffset } from './expiry';
+import { bindBool, fileExtension } from './fields';
+import { randomAlphanumeric } from './random';
+import { bytesReadable } from './responses';
+import { randomBytesOf, teknikCtr } from './test-helpers';
+
+describe('building blocks', () => {
+  it('binds booleans like ASP.NET', () => {
+    const fields = new Map([
+      ['a', 'TRUE'],
+      ['b', ' false '],
+      ['c', '1'],
+      ['d', 'on'],
+      ['e', ''],
+    ]);
+    expect(['a', 'b', 'c', 'd', 'e', 'missing'].map((n) => bindBool(fields, n, true))).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('derives extensions like Teknik', () => {
+    const cases: [string, string][] = [
+      ['a.png', '.png'],
+      ['x.tar.gz', '.tar.gz'],
+      ['x.svg.GZ', '.svg.GZ'],
+      ['noext', ''],
+      ['.hidden', ''],
+      ['a.b.c', '.c'],
+      ['weird.p g', ''],
+      ['a.txt#frag', '.txt'],
+      ['', ''],
+    ];
+    for (const [name, ext] of cases) expect(fileExtension(name), name).toBe(ext);
+  });
+
+  it('draws alphanumerics only, all of them', () => {
+    const text = randomAlphanumeric(20_000);
+    expect(text).toMatch(/^[A-Za-z0-9]{20000}$/);
+    expect(new Set(text).size).toBe(62);
+  });
+
+  it('words sizes in binary units', () => {
+    expect([0, 1023, 1024, 1536, 100_000_000, 1024 ** 3, 1.25 * 1024 ** 4].map(bytesReadable)).toEqual([
+      '0 B',
+      '1023 B',
+      '1 KB',
+      '1.5 KB',
+      '95.367 MB',
+      '1 GB',
+      '1.25 TB',
+    ]);
+  });
+
+  it('starts the keystream at any offset', () => {
+    const key = 'abcdefghijklmnopqrstuvwxyzABCDEF';
+    const iv = 'zzzzzzzzzzzzzzzz';
+    const data = randomBytesOf(200);
+    const whole = teknikCtr(key, iv, data);
+    for (const offset of [0, 1, 15, 16, 17, 100]) {
+      const part = ctrTransform(key, iv, offset).update(data.subarray(offset));
+      expect(new Uint8Array(part)).toEqual(whole.subarray(offset));
+    }
+  });
+
+  it('formats dates with offset and trimmed fractions', () => {
+    expect(isoWithOffset(new Date(2025, 5, 1, 8, 9, 10, 500))).toMatch(
+      /^2025-06-01T08:09:10\.5[+-]\d\d:\d\d$/,
+    );
+    expect(isoWithOffset(new Date(2025, 5, 1, 8, 9, 10, 0))).toMatch(/^2025-06-01T08:09:10[+-]\d\d:\d\d$/);
+    const leap = computeExpiry({ unit: 'years', length: 1 }, new Date(2024, 1, 29, 6).getTime());
+    expect(leap.expirationDate).toMatch(/^2025-02-28T06:00:00/);
+    expect(computeExpiry({ unit: 'views', length: 4 }, 0)).toEqual({
+      maxDownloads: 4,
+      expirationDate: null,
+      expiresAt: null,
+    });
+  });
+});
