@@ -1,0 +1,197 @@
+import * as pkijs from 'pkijs';
+import { displayNameOf, parseCertificate } from './certificates';
+import { PaymentError } from './errors';
+import { MAX_CERTIFICATES } from './limits';
+import type { RootStore } from './roots';
+
+/**
+ * Certificate chain validation for x509 payment requests (notes/bip70.md §3). pki_data lists the
+ * leaf first, then each certificate that certified the previous one; the root MAY be included.
+ * Trust comes only from the root store passed in, judged at the time passed in. pkijs builds the
+ * path by checking signatures, so a CA that merely has the right *name* (Core's 5-cert1) fails,
+ * and a leaf whose subject equals its issuer's name but is signed by that issuer (Core's
+ * *-cert2) passes.
+ */
+
+export type ChainResult =
+  | {
+      ok: true;
+      /** Leaf first, ending with the trust anchor from the root store. */
+      path: pkijs.Certificate[];
+      leaf: pkijs.Certificate;
+      anchor: pkijs.Certificate;
+    }
+  | { ok: false; reason: string };
+
+export interface ChainOptions {
+  roots: RootStore;
+  now: Date;
+  subtle: SubtleCrypto;
+}
+
+/** Path building in pkijs has no cycle check; bound the issuer look-ups so crafted chains can't loop. */
+const MAX_ISSUER_LOOKUPS = 4 * (MAX_CERTIFICATES + 2);
+
+const KEY_USAGE = '2.5.29.15';
+const BASIC_CONSTRAINTS = '2.5.29.19';
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+function sameCertificate(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
+  const x = a.tbsView;
+  const y = b.tbsView;
+  return x.length === y.length && x.every((byte, i) => byte === y[i]);
+}
+
+async function isSelfSigned(certificate: pkijs.Certificate, engine: pkijs.ICryptoEngine): Promise<boolean> {
+  if (!certificate.subject.isEqual(certificate.issuer)) return false;
+  try {
+    return await certificate.verify(undefined, engine);
+  } catch {
+    return false;
+  }
+}
+
+function validityProblem(certificate: pkijs.Certificate, now: Date, who: string): string | undefined {
+  if (certificate.notAfter.value < now) return `${who} expired on ${day(certificate.notAfter.value)}.`;
+  if (certificate.notBefore.value > now)
+    return `${who} is not valid before ${day(certificate.notBefore.value)}.`;
+  return undefined;
+}
+
+/** keyUsage, when present on the leaf, must allow digital signatures. */
+function leafKeyUsageProblem(leaf: pkijs.Certificate): string | undefined {
+  const extension = leaf.extensions?.find((e) => e.extnID === KEY_USAGE);
+  if (!extension) return undefined;
+  const bits = (extension.parsedValue as { valueBlock?: { valueHexView?: Uint8Array } } | undefined)
+    ?.valueBlock?.valueHexView;
+  if (!bits || bits.length === 0 || (bits[0]! & 0x80) === 0) {
+    return "The merchant's certificate is not allowed to sign anything.";
+  }
+  return undefined;
+}
+
+/** pkijs does not enforce basicConstraints pathLenConstraint; we do. */
+function pathLengthProblem(path: pkijs.Certificate[]): string | undefined {
+  for (let i = 2; i < path.length; i++) {
+    const extension = path[i]!.extensions?.find((e) => e.extnID === BASIC_CONSTRAINTS);
+    const limit = (extension?.parsedValue as pkijs.BasicConstraints | undefined)?.pathLenConstraint;
+    if (typeof limit === 'number' && i - 1 > limit) {
+      return `The certificate authority "${displayNameOf(path[i]!.subject)}" may not certify that many levels below it.`;
+    }
+  }
+  return undefined;
+}
+
+function describeEngineFailure(code: number, message: string): string {
+  switch (code) {
+    case 8:
+      return 'A certificate in the chain has expired or is not yet valid.';
+    case 14:
+      return 'A certificate in the chain acts as a certificate authority without being one.';
+    default:
+      if (/certificate path|No valid|Unable to find/i.test(message)) {
+        return "The merchant's certificate does not lead to a certificate authority we trust.";
+      }
+      return `The merchant's certificate chain is not valid (${message || 'unknown reason'}).`;
+  }
+}
+
+/**
+ * Validates DER certificates (leaf first) against `roots` at `now`. Never throws for bad input:
+ * every failure is a `{ ok: false, reason }` with a sentence.
+ */
+export async function validateChain(ders: Uint8Array[], options: ChainOptions): Promise<ChainResult> {
+  if (ders.length === 0)
+    return { ok: false, reason: 'The payment request is signed but carries no certificate.' };
+  if (ders.length > MAX_CERTIFICATES) {
+    return {
+      ok: false,
+      reason: `The payment request carries ${ders.length} certificates; at most ${MAX_CERTIFICATES} are accepted.`,
+    };
+  }
+  let certificates: pkijs.Certificate[];
+  try {
+    certificates = ders.map(parseCertificate);
+  } catch (error) {
+    return {
+      ok: false,
+      reason: error instanceof PaymentError ? error.message : 'A certificate cannot be read.',
+    };
+  }
+  const engine = new pkijs.CryptoEngine({ name: 'hushdrop', crypto: { subtle: options.subtle } as Crypto });
+  const leaf = certificates[0]!;
+  let intermediates = certificates.slice(1);
+
+  const leafProblem =
+    validityProblem(leaf, options.now, "The merchant's certificate") ?? leafKeyUsageProblem(leaf);
+  if (leafProblem) return { ok: false, reason: leafProblem };
+
+  // BIP70 lets the sender include the root (BitPay's has serial number 0). A self-signed
+  // certificate proves nothing by itself; trust must come from our store, so drop it.
+  const last = intermediates.at(-1);
+  if (last && (await isSelfSigned(last, engine))) intermediates = intermediates.slice(0, -1);
+
+  // Only roots that could have issued something in the chain take part (speed); the path
+  // builder still checks each signature, so a matching name alone never suffices.
+  const chain = [leaf, ...intermediates];
+  const candidates = options.roots.certificates.filter((root) =>
+    chain.some((certificate) => certificate.issuer.isEqual(root.subject)),
+  );
+  if (candidates.length === 0) {
+    return {
+      ok: false,
+      reason: "The merchant's certificate does not lead to a certificate authority we trust.",
+    };
+  }
+
+  let lookups = 0;
+  const validator = new pkijs.CertificateChainValidationEngine({
+    trustedCerts: candidates,
+    // pkijs takes the last certificate as the one to validate.
+    certs: [...intermediates].reverse().concat(leaf),
+    checkDate: options.now,
+    findIssuer: async (certificate, validationEngine, crypto) => {
+      // pkijs aborts the whole search when any branch finds no issuer (e.g. a cross-signed
+      // copy of a root whose other issuer we lack). Answering "itself" ends that branch as a
+      // dead end instead: such a path holds no trusted certificate and is discarded.
+      lookups++;
+      if (lookups > MAX_ISSUER_LOOKUPS) return [certificate];
+      const issuers = await validationEngine.defaultFindIssuer(certificate, validationEngine, crypto);
+      const trusted = issuers.filter((issuer) => candidates.some((root) => sameCertificate(root, issuer)));
+      if (trusted.length > 0) return trusted;
+      return issuers.length > 0 ? issuers : [certificate];
+    },
+  });
+
+  let result: pkijs.CertificateChainValidationEngineVerifyResult;
+  try {
+    result = await validator.verify({}, engine);
+  } catch (error) {
+    return {
+      ok: false,
+      reason: describeEngineFailure(-1, error instanceof Error ? error.message : ''),
+    };
+  }
+  if (!result.result) {
+    if (result.resultCode === 8) {
+      for (const certificate of intermediates) {
+        const problem = validityProblem(
+          certificate,
+          options.now,
+          `The certificate authority "${displayNameOf(certificate.subject)}"`,
+        );
+        if (problem) return { ok: false, reason: problem };
+      }
+    }
+    return { ok: false, reason: describeEngineFailure(result.resultCode, result.resultMessage) };
+  }
+  const path = result.certificatePath ?? [];
+  const anchor = path.at(-1);
+  if (path.length < 2 || !sameCertificate(path[0]!, leaf) || !anchor) {
+    return { ok: false, reason: "The merchant's certificate chain could not be followed to a trusted root." };
+  }
+  const lengthProblem = pathLengthProblem(path);
+  if (lengthProblem) return { ok: false, reason: lengthProblem };
+  return { ok: true, path, leaf, anchor };
+}

@@ -1,0 +1,173 @@
+import { describeScript, type Network, type ScriptType } from './addresses';
+import { formatBtc } from './amounts';
+import type { PaymentDetails, PaymentRequest } from './codec';
+import { formatTime, isExpired } from './expiry';
+import { MAX_MONEY } from './limits';
+
+/**
+ * The content rules of a payment request, independent of who signed it (notes/bip70.md §5–§7):
+ * version, network, outputs, amounts, expiry. Each broken rule is a sentence in `reasons` (the
+ * request is invalid); things a person should know but that do not make it invalid go to
+ * `warnings`.
+ */
+
+export type Verdict = 'verified' | 'unsigned' | 'invalid';
+
+export interface EvaluatedOutput {
+  amount: bigint;
+  /** Lower-case hex of the scriptPubKey. */
+  script: string;
+  /** Absent for custom scripts and for an unknown network. */
+  address?: string;
+  type: ScriptType;
+}
+
+export interface EvaluatedDetails {
+  network: string;
+  outputs: EvaluatedOutput[];
+  /** Sum of all amounts (0 = the payer chooses the amount). */
+  total: bigint;
+  time: bigint;
+  expires?: bigint;
+  /** Untrusted text from the merchant: show as text, never as HTML. */
+  memo?: string;
+  /** Untrusted text from the merchant. */
+  paymentUrl?: string;
+  merchantData?: Uint8Array;
+  /** How many fields we did not recognise (kept, not interpreted). */
+  unknownFieldCount: number;
+}
+
+export interface RuleFindings {
+  details: EvaluatedDetails;
+  reasons: string[];
+  warnings: string[];
+  expired: boolean;
+  networkMatches?: boolean;
+}
+
+export interface RuleOptions {
+  now: Date;
+  expectedNetwork?: Network;
+}
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+function isKnownNetwork(network: string): network is Network {
+  return network === 'main' || network === 'test';
+}
+
+/** Quotes untrusted text for a sentence, shortened and with control characters made visible. */
+export function quote(text: string, max = 40): string {
+  const clean = text.replace(/\p{Cc}/gu, '\uFFFD');
+  return JSON.stringify(clean.length > max ? `${clean.slice(0, max)}…` : clean);
+}
+
+export function checkRules(
+  request: PaymentRequest,
+  details: PaymentDetails,
+  options: RuleOptions,
+): RuleFindings {
+  const reasons: string[] = [];
+  const warnings: string[] = [];
+
+  if (request.version !== 1) {
+    reasons.push(
+      `This payment request uses format version ${request.version}; only version 1 is understood, so it cannot be trusted to mean what it seems.`,
+    );
+  }
+
+  const known = isKnownNetwork(details.network);
+  if (!known) {
+    reasons.push(
+      `This payment request is for an unknown network ${quote(details.network)} (expected "main" or "test").`,
+    );
+  }
+  let networkMatches: boolean | undefined;
+  if (known && options.expectedNetwork) {
+    networkMatches = details.network === options.expectedNetwork;
+    if (!networkMatches) {
+      warnings.push(
+        details.network === 'test'
+          ? 'This payment request is for the Bitcoin test network, not real bitcoin.'
+          : 'This payment request is for real bitcoin (main network), but a test network was expected.',
+      );
+    }
+  } else if (known && details.network === 'test') {
+    warnings.push('This payment request is for the Bitcoin test network: its coins have no value.');
+  }
+
+  const outputs: EvaluatedOutput[] = details.outputs.map((output) => {
+    const info = known
+      ? describeScript(output.script, details.network as Network)
+      : { type: 'custom' as const };
+    const evaluated: EvaluatedOutput = { amount: output.amount, script: hex(output.script), type: info.type };
+    if (info.address !== undefined) evaluated.address = info.address;
+    return evaluated;
+  });
+
+  if (outputs.length === 0) reasons.push('This payment request lists no outputs to pay to.');
+  let total = 0n;
+  outputs.forEach((output, i) => {
+    if (output.amount > MAX_MONEY) {
+      reasons.push(
+        `Output ${i + 1} asks for ${formatBtc(output.amount)} BTC, more than the 21,000,000 BTC that can ever exist.`,
+      );
+    }
+    total += output.amount;
+    if (output.type === 'custom') {
+      warnings.push(
+        `Output ${i + 1} pays to a custom script (${output.script.slice(0, 16) || 'empty'}…), not a standard address; most wallets cannot check where it goes.`,
+      );
+    }
+  });
+  if (total > MAX_MONEY && outputs.every((output) => output.amount <= MAX_MONEY)) {
+    reasons.push(
+      `The outputs add up to ${formatBtc(total)} BTC, more than the 21,000,000 BTC that can ever exist.`,
+    );
+  }
+
+  const expired = isExpired(details.expires, options.now);
+  if (expired) {
+    warnings.push(
+      `This payment request expired on ${formatTime(details.expires!)}; do not pay it, ask the merchant for a new one.`,
+    );
+  }
+
+  if (details.paymentUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(details.paymentUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      warnings.push(
+        'The payment URL in this request is not a web address; the payment cannot be sent to the merchant.',
+      );
+    } else if (url.protocol === 'http:') {
+      warnings.push(
+        'The payment would be sent over plain http: anyone on the network could read or change it, including the refund address.',
+      );
+    }
+  }
+
+  const result: EvaluatedDetails = {
+    network: details.network,
+    outputs,
+    total,
+    time: details.time,
+    unknownFieldCount:
+      details.unknownFields.length +
+      request.unknownFields.length +
+      details.outputs.reduce((n, output) => n + output.unknownFields.length, 0),
+  };
+  if (details.expires !== undefined) result.expires = details.expires;
+  if (details.memo !== undefined) result.memo = details.memo;
+  if (details.paymentUrl !== undefined) result.paymentUrl = details.paymentUrl;
+  if (details.merchantData !== undefined) result.merchantData = details.merchantData;
+
+  const findings: RuleFindings = { details: result, reasons, warnings, expired };
+  if (networkMatches !== undefined) findings.networkMatches = networkMatches;
+  return findings;
+}

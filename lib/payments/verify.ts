@@ -1,0 +1,196 @@
+import type { Network } from './addresses';
+import {
+  commonNameOf,
+  displayNameOf,
+  dnsNamesOf,
+  hostMatchesName,
+  organizationOf,
+  parseCertificate,
+  spkiOf,
+} from './certificates';
+import { validateChain } from './chain';
+import { decodePaymentDetails, decodePaymentRequest, decodeX509Certificates } from './codec';
+import { PaymentError } from './errors';
+import type { RootStore } from './roots';
+import { type PkiType, signedBytesOf, verifyRsaSignature } from './signature';
+import { checkRules, type EvaluatedDetails, quote, type Verdict } from './verdict';
+
+/**
+ * The one entry point: bytes of a PaymentRequest in, a verdict out. Three verdicts, never
+ * blurred (notes/bip70.md §13–§14): 'verified' (signature good, chain to a trusted root, rules
+ * hold), 'unsigned' (pki_type none: nothing says who made it), 'invalid' (a rule broken, or a
+ * signature or chain that does not check out — never shown as merely unsigned).
+ */
+
+export interface EvaluateOptions {
+  roots: RootStore;
+  now: Date;
+  /** Defaults to globalThis.crypto.subtle. */
+  subtle?: SubtleCrypto;
+  expectedNetwork?: Network;
+  /** Host of the page (or of the r= URL) the request came from, compared with the certificate. */
+  pageHost?: string;
+}
+
+export interface Merchant {
+  /** Leaf certificate CN (or its first DNS name). Only set when verified. */
+  commonName: string;
+  organization?: string;
+  /** The CA that issued the merchant's certificate. */
+  issuer: string;
+  /** The root from our store that the chain ends at. */
+  trustAnchor: string;
+  dnsNames: string[];
+}
+
+export interface PaymentRequestEvaluation {
+  verdict: Verdict;
+  /** Why it is invalid (sentences); empty otherwise. */
+  reasons: string[];
+  merchant?: Merchant;
+  details: EvaluatedDetails;
+  expired: boolean;
+  /** Set when verified and pageHost was given. */
+  hostMatches?: boolean;
+  /** Set when expectedNetwork was given and the network is known. */
+  networkMatches?: boolean;
+  warnings: string[];
+  pkiType: string;
+}
+
+const UNSIGNED_WARNING =
+  'This payment request is not signed: nothing proves who made it, and anyone who could change it on the way could have put in their own address. Check the amount and address with the merchant another way.';
+
+interface PkiOutcome {
+  reasons: string[];
+  warnings: string[];
+  merchant?: Merchant;
+}
+
+async function checkPki(
+  bytes: Uint8Array,
+  pkiType: PkiType,
+  pkiData: Uint8Array | undefined,
+  signature: Uint8Array | undefined,
+  options: EvaluateOptions,
+  subtle: SubtleCrypto,
+): Promise<PkiOutcome> {
+  const fail = (reason: string): PkiOutcome => ({ reasons: [reason], warnings: [] });
+  if (!signature || signature.length === 0)
+    return fail('The payment request says it is signed, but has no signature.');
+  if (!pkiData || pkiData.length === 0)
+    return fail('The payment request says it is signed, but has no certificates.');
+
+  let ders: Uint8Array[];
+  let signed: Uint8Array;
+  let leaf: ReturnType<typeof parseCertificate>;
+  try {
+    ders = decodeX509Certificates(pkiData);
+    if (ders.length === 0) return fail('The payment request is signed but carries no certificate.');
+    signed = signedBytesOf(bytes);
+    leaf = parseCertificate(ders[0]!);
+  } catch (error) {
+    if (error instanceof PaymentError) return fail(error.message);
+    throw error;
+  }
+
+  const reasons: string[] = [];
+  let signatureOk = false;
+  try {
+    signatureOk = await verifyRsaSignature(subtle, spkiOf(leaf), pkiType, signed, signature);
+    if (!signatureOk) {
+      reasons.push(
+        "The signature does not match this payment request: it was changed after signing, or not signed by the certificate's owner.",
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    reasons.push(error.message);
+  }
+
+  const chain = await validateChain(ders, { roots: options.roots, now: options.now, subtle });
+  if (!chain.ok) reasons.push(chain.reason);
+  if (reasons.length > 0 || !chain.ok) return { reasons, warnings: [] };
+
+  const dnsNames = dnsNamesOf(leaf);
+  const commonName = commonNameOf(leaf.subject) ?? dnsNames[0] ?? organizationOf(leaf.subject);
+  if (!commonName) return fail("The merchant's certificate names no one.");
+  const merchant: Merchant = {
+    commonName,
+    issuer: displayNameOf(leaf.issuer),
+    trustAnchor: displayNameOf(chain.anchor.subject),
+    dnsNames,
+  };
+  const organization = organizationOf(leaf.subject);
+  if (organization !== undefined) merchant.organization = organization;
+  const warnings: string[] = [];
+  if (pkiType === 'x509+sha1') {
+    warnings.push(
+      'This request is signed with SHA-1, an outdated method that a determined attacker may be able to forge.',
+    );
+  }
+  return { reasons, warnings, merchant };
+}
+
+function hostMatches(merchant: Merchant, pageHost: string): boolean {
+  const names = merchant.dnsNames.length > 0 ? merchant.dnsNames : [merchant.commonName];
+  return names.some((name) => hostMatchesName(pageHost, name));
+}
+
+/**
+ * Decodes and judges a PaymentRequest. Throws PaymentError only when the bytes cannot be read
+ * as a request at all (too large, truncated, garbled); every readable request gets a verdict.
+ */
+export async function evaluatePaymentRequest(
+  bytes: Uint8Array,
+  options: EvaluateOptions,
+): Promise<PaymentRequestEvaluation> {
+  const request = decodePaymentRequest(bytes);
+  const details = decodePaymentDetails(request.serializedPaymentDetails);
+  const rules = checkRules(request, details, options);
+  const reasons = [...rules.reasons];
+  const warnings = [...rules.warnings];
+  let merchant: Merchant | undefined;
+
+  const pkiType = request.pkiType;
+  if (pkiType === 'none') {
+    warnings.unshift(UNSIGNED_WARNING);
+    if (request.signature?.length || request.pkiData?.length) {
+      warnings.push('The request carries signature data but says it is unsigned; the data was ignored.');
+    }
+  } else if (pkiType === 'x509+sha256' || pkiType === 'x509+sha1') {
+    const subtle = options.subtle ?? globalThis.crypto?.subtle;
+    if (!subtle) throw new PaymentError('bad-input', 'No WebCrypto is available to check the signature.');
+    const pki = await checkPki(bytes, pkiType, request.pkiData, request.signature, options, subtle);
+    reasons.push(...pki.reasons);
+    warnings.push(...pki.warnings);
+    merchant = pki.merchant;
+  } else {
+    reasons.push(
+      `The payment request uses an unsupported kind of signature (${quote(pkiType)}), so its signer cannot be checked.`,
+    );
+  }
+
+  const verdict: Verdict = reasons.length > 0 ? 'invalid' : pkiType === 'none' ? 'unsigned' : 'verified';
+  const evaluation: PaymentRequestEvaluation = {
+    verdict,
+    reasons,
+    details: rules.details,
+    expired: rules.expired,
+    warnings,
+    pkiType,
+  };
+  if (rules.networkMatches !== undefined) evaluation.networkMatches = rules.networkMatches;
+  if (verdict === 'verified' && merchant) {
+    evaluation.merchant = merchant;
+    if (options.pageHost !== undefined) {
+      evaluation.hostMatches = hostMatches(merchant, options.pageHost);
+      if (!evaluation.hostMatches) {
+        warnings.push(
+          `The request is signed for ${quote(merchant.commonName)}, which is not the site you are on (${quote(options.pageHost)}).`,
+        );
+      }
+    }
+  }
+  return evaluation;
+}
