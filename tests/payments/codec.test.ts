@@ -12,7 +12,7 @@ import {
 import { PaymentError } from '../../lib/payments/errors';
 import { signedBytesOf } from '../../lib/payments/signature';
 import { walkFields } from '../../lib/payments/wire';
-import { bytesField, concat, fixed32Field, fromHex, tag, toHex, varint, varintField } from './wire-writer';
+import { bytesField, concat, fixed32Field, fromHex, tag, toHex, varint, varintField } from '../merchant/wire';
 
 const details = (...fields: Uint8Array[]) => concat(...fields);
 const output = (amount: bigint, script = `76a914${'11'.repeat(20)}88ac`) =>

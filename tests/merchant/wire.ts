@@ -1,4 +1,4 @@
-/** A tiny protobuf wire writer for tests: lets us emit fields in any order, duplicated, or unknown. */
+/** A tiny protobuf wire writer for tests and the test merchant: fields in any order, duplicated, or unknown. */
 
 export function varint(value: bigint | number): Uint8Array {
   let v = BigInt(value);
