@@ -59,7 +59,10 @@ export async function handleDownload(
   const size = record.contentLength;
   const range = parseRange(req.headers.range, size);
   const headers: Record<string, string> = {
-    'Content-Type': record.contentType,
+    // A client-chosen type that is not a valid header value is served as plain bytes instead of failing.
+    'Content-Type': /^[\x20-\x7e]+$/.test(record.contentType)
+      ? record.contentType
+      : 'application/octet-stream',
     'Content-Disposition': `inline; filename="${record.fileName}"`,
     'Accept-Ranges': 'bytes',
   };

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bytesOf,
@@ -598,5 +599,53 @@ describe('other requests', () => {
       names.add(res.json.result.fileName);
     }
     expect(names.size).toBe(30);
+  });
+});
+
+describe('robustness', () => {
+  it('keeps nothing from an upload whose connection drops, and carries on', async () => {
+    const s = await startTestServer();
+    try {
+      const boundary = 'dropBoundary';
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="d.bin"\r\n\r\n`;
+      const req = request(currentUploadUrl(s.server), {
+        method: 'POST',
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': '10000000',
+        },
+      });
+      req.on('error', () => {});
+      req.write(head);
+      req.write(randomBytesOf(256 * 1024));
+      // Wait until the server is writing the part to disk, then cut the connection.
+      while ((await storedFiles(s.dataDir)).length === 0) await new Promise((r) => setTimeout(r, 10));
+      req.destroy();
+      while ((await storedFiles(s.dataDir)).length > 0) await new Promise((r) => setTimeout(r, 10));
+      const ok = await post(currentUploadUrl(s.server), form({ file: { bytes: plain, name: 'after' } }));
+      expect(ok.status).toBe(200);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('handles an empty file and a content type that cannot be a header', async () => {
+    const empty = await post(
+      currentUploadUrl(t.server),
+      form({ file: { bytes: new Uint8Array(0), name: 'e.txt' } }),
+    );
+    expect(empty.json.result.contentLength).toBe(0);
+    const got = await getBytes(empty.json.result.url);
+    expect(got.status).toBe(200);
+    expect(got.bytes.length).toBe(0);
+
+    const odd = await post(
+      currentUploadUrl(t.server),
+      form({ contentType: 'bild/ö', file: { bytes: plain, name: 'o.txt' } }),
+    );
+    expect(odd.json.result.contentType).toBe('bild/ö');
+    const served = await getBytes(odd.json.result.url);
+    expect(served.headers.get('content-type')).toBe('application/octet-stream');
+    expect(served.bytes).toEqual(plain);
   });
 });
