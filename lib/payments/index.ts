@@ -1,0 +1,90 @@
+/**
+ * lib/payments — the BIP70 payment protocol, with no extension API and no page DOM: fetch, the
+ * clock, the root store and WebCrypto come in as parameters, so all of it runs under Node.
+ *
+ * Typical flow: paymentLinkOf(anchor) → fetchPaymentRequest(url, { fetch }) →
+ * evaluatePaymentRequest(bytes, { roots: bundledRootStore(), now: new Date() }) → show it →
+ * assertNotExpired(details, new Date()) → buildPayment(...) → sendPayment(paymentUrl, bytes, { fetch }).
+ */
+
+export {
+  addressToScript,
+  describeScript,
+  isAddress,
+  type Network,
+  type ScriptInfo,
+  type ScriptType,
+} from './addresses';
+export { formatBtc, parseBtc } from './amounts';
+export { type ChainResult, validateChain } from './chain';
+export {
+  decodePayment,
+  decodePaymentAck,
+  decodePaymentDetails,
+  decodePaymentRequest,
+  decodeX509Certificates,
+  encodePayment,
+  encodePaymentAck,
+  encodePaymentDetails,
+  encodePaymentRequest,
+  encodeX509Certificates,
+  type Output,
+  type OutputInit,
+  type Payment,
+  type PaymentAck,
+  type PaymentDetails,
+  type PaymentDetailsInit,
+  type PaymentInit,
+  type PaymentRequest,
+  type PaymentRequestInit,
+} from './codec';
+export { isPaymentError, PaymentError, type PaymentErrorCode } from './errors';
+export { assertNotExpired, formatTime, isExpired } from './expiry';
+export { type FetchedPaymentRequest, fetchPaymentRequest } from './fetch';
+export type { FetchLike, HttpOptions } from './http';
+export {
+  MAX_CERTIFICATES,
+  MAX_MONEY,
+  MAX_PAYMENT_ACK_BYTES,
+  MAX_PAYMENT_BYTES,
+  MAX_PAYMENT_REQUEST_BYTES,
+} from './limits';
+export {
+  type BuiltPayment,
+  buildPayment,
+  PAYMENT_ACK_MIME,
+  PAYMENT_MIME,
+  type PaymentInput,
+  type PaymentReceipt,
+  sendPayment,
+} from './payment';
+export {
+  bundledRootStore,
+  createRootStore,
+  EMPTY_ROOT_STORE,
+  type RootStore,
+  rootStoreFromBase64,
+  withExtraRoots,
+} from './roots';
+export { signedBytesOf } from './signature';
+export {
+  type ParsedTransaction,
+  parseTransaction,
+  parseTransactionsHex,
+  uncoveredOutputs,
+} from './transactions';
+export {
+  type BitcoinUri,
+  bitcoinUriFor,
+  PAYMENT_REQUEST_MIME,
+  type PaymentLink,
+  parseBitcoinUri,
+  paymentLinkOf,
+} from './uri';
+export type { EvaluatedDetails, EvaluatedOutput, Verdict } from './verdict';
+export {
+  type EvaluateOptions,
+  evaluatePaymentRequest,
+  type Merchant,
+  type PaymentRequestEvaluation,
+} from './verify';

@@ -1,0 +1,148 @@
+import { formatBtc, parseBtc } from './amounts';
+import { PaymentError } from './errors';
+
+/**
+ * `bitcoin:` URIs (BIP21, with BIP72's `r=`) and the rule that decides whether a link on a page
+ * points at a BIP70 payment request. Pure functions: the content script hands us an anchor's
+ * resolved `href` and `type` attribute.
+ */
+
+export const PAYMENT_REQUEST_MIME = 'application/bitcoin-paymentrequest';
+const FILE_SUFFIX = '.bitcoinpaymentrequest';
+
+export interface BitcoinUri {
+  /** The address part; may be empty with BIP72 (`bitcoin:?r=…`). */
+  address?: string;
+  /** In satoshis. */
+  amount?: bigint;
+  label?: string;
+  message?: string;
+  /** BIP72 payment request URL (percent-decoded). */
+  r?: string;
+  /** Every parameter, percent-decoded (the last one wins on repeats). */
+  params: Record<string, string>;
+  /** `req-*` parameters we do not understand: BIP21 says the URI must then be refused for paying. */
+  unknownRequired: string[];
+}
+
+function badUri(why: string): PaymentError {
+  return new PaymentError('bad-uri', `This bitcoin: link cannot be read: ${why}.`);
+}
+
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw badUri('it contains a broken %-escape');
+  }
+}
+
+/** Parses a `bitcoin:` URI. Throws PaymentError('bad-uri') with the reason. */
+export function parseBitcoinUri(text: string): BitcoinUri {
+  const trimmed = text.trim();
+  if (!/^bitcoin:/i.test(trimmed)) throw badUri('it does not start with "bitcoin:"');
+  let rest = trimmed.slice('bitcoin:'.length);
+  // Tolerate the "bitcoin://address" form some sites write.
+  if (rest.startsWith('//')) rest = rest.slice(2);
+  const hashAt = rest.indexOf('#');
+  if (hashAt >= 0) rest = rest.slice(0, hashAt);
+  const queryAt = rest.indexOf('?');
+  const addressPart = queryAt >= 0 ? rest.slice(0, queryAt) : rest;
+  const query = queryAt >= 0 ? rest.slice(queryAt + 1) : '';
+
+  const uri: BitcoinUri = { params: {}, unknownRequired: [] };
+  const address = percentDecode(addressPart).replace(/\/$/, '');
+  if (address !== '') {
+    if (!/^[a-zA-Z0-9]{14,90}$/.test(address)) throw badUri('its address part is not an address');
+    uri.address = address;
+  }
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = percentDecode(eq >= 0 ? pair.slice(0, eq) : pair);
+    const value = percentDecode(eq >= 0 ? pair.slice(eq + 1) : '');
+    uri.params[key] = value;
+    switch (key) {
+      case 'amount': {
+        const amount = parseBtc(value);
+        if (amount === undefined)
+          throw badUri(`its amount "${value.slice(0, 30)}" is not a number of bitcoin`);
+        uri.amount = amount;
+        break;
+      }
+      case 'label':
+        uri.label = value;
+        break;
+      case 'message':
+        uri.message = value;
+        break;
+      case 'r':
+        uri.r = value;
+        break;
+      default:
+        if (key.startsWith('req-')) uri.unknownRequired.push(key);
+    }
+  }
+  return uri;
+}
+
+/** Builds a BIP21 URI for a wallet (QR code, "open in wallet"), amount in satoshis. */
+export function bitcoinUriFor(
+  address: string,
+  amount?: bigint,
+  extra: { label?: string; message?: string } = {},
+): string {
+  const params: string[] = [];
+  if (amount !== undefined && amount > 0n) params.push(`amount=${formatBtc(amount)}`);
+  if (extra.label) params.push(`label=${encodeURIComponent(extra.label)}`);
+  if (extra.message) params.push(`message=${encodeURIComponent(extra.message)}`);
+  return `bitcoin:${address}${params.length ? `?${params.join('&')}` : ''}`;
+}
+
+function httpUrl(text: string, base?: string): URL | undefined {
+  try {
+    const url = base === undefined ? new URL(text) : new URL(text, base);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface PaymentLink {
+  /** Absolute http(s) URL to fetch the PaymentRequest from. */
+  requestUrl: string;
+  via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
+  /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
+  uri?: BitcoinUri;
+}
+
+/**
+ * Decides whether an anchor is a payment-request link: a `bitcoin:` URI with `r=`, a link with
+ * `type="application/bitcoin-paymentrequest"`, or a link whose path ends `.bitcoinpaymentrequest`.
+ * Returns what to fetch, or undefined for any other link.
+ */
+export function paymentLinkOf(anchor: {
+  href: string;
+  type?: string | null;
+  baseUrl?: string;
+}): PaymentLink | undefined {
+  const href = anchor.href.trim();
+  if (/^bitcoin:/i.test(href)) {
+    let uri: BitcoinUri;
+    try {
+      uri = parseBitcoinUri(href);
+    } catch {
+      return undefined;
+    }
+    if (uri.r === undefined) return undefined;
+    const url = httpUrl(uri.r);
+    return url ? { requestUrl: url.href, via: 'bitcoin-uri', uri } : undefined;
+  }
+  const url = httpUrl(href, anchor.baseUrl);
+  if (!url) return undefined;
+  const type = (anchor.type ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === PAYMENT_REQUEST_MIME) return { requestUrl: url.href, via: 'mime-type' };
+  if (url.pathname.toLowerCase().endsWith(FILE_SUFFIX))
+    return { requestUrl: url.href, via: 'file-extension' };
+  return undefined;
+}
