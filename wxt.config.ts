@@ -13,7 +13,16 @@ export default defineConfig({
     name: 'Hushdrop',
     description:
       'Upload files encrypted in your browser, keep the key in the link, and read BIP70 payment requests safely.',
-    permissions: ['storage', 'unlimitedStorage'],
+    permissions: [
+      'storage',
+      'unlimitedStorage',
+      'contextMenus',
+      'notifications',
+      'activeTab',
+      'scripting',
+      'clipboardWrite',
+      ...(browser === 'firefox' ? [] : ['offscreen']),
+    ],
     host_permissions: LOOPBACK,
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(browser === 'firefox'

@@ -4,10 +4,11 @@ import { newEntries, type UploadEntry } from '../lib/history';
 
 interface HushdropDB extends DBSchema {
   uploads: { key: string; value: UploadEntry; indexes: { time: number } };
+  staged: { key: string; value: { id: string; file: File; time: number } };
 }
 
 export const DB_NAME = 'hushdrop';
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 
 let dbPromise: Promise<IDBPDatabase<HushdropDB>> | undefined;
 
@@ -18,10 +19,14 @@ function db() {
         const uploads = database.createObjectStore('uploads', { keyPath: 'id' });
         uploads.createIndex('time', 'time');
       }
+      if (oldVersion < 2) database.createObjectStore('staged', { keyPath: 'id' });
     },
   });
   return dbPromise;
 }
+
+/** The same database, for files waiting to be uploaded (platform/staging.ts). */
+export const stagedStore = db;
 
 export class HistoryWriteError extends Error {
   override name = 'HistoryWriteError';

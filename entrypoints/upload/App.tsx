@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
-import { describeError } from '../../components/errors';
 import { formatBytes } from '../../components/format';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
 import { activeProfile, type Settings, sizeProblem, uploadOptions, uploadTarget } from '../../lib/settings';
 import { UploadError } from '../../lib/upload';
 import { learnedLimit } from '../../lib/upload/limit';
+import { describeError } from '../../platform/describe-error';
 import { loadSettings, updateProfile } from '../../platform/settings';
 import { runUpload, type UploadProgress } from '../../platform/upload-job';
 

@@ -86,13 +86,15 @@ export async function historyCount(page: Page): Promise<number> {
   );
 }
 
-/** Settings pointing the extension at a reference server. */
+/** Settings pointing the extension at a reference server, as one profile. */
 export function serverSettings(
   server: { baseUrl: string; apiUrl: string; uploadUrl: string },
   variant: 'legacy' | 'current',
   extra: Record<string, unknown> = {},
 ) {
-  return {
+  const profile = {
+    id: 'test',
+    name: 'Test server',
     server: {
       variant,
       baseUrl: server.baseUrl,
@@ -111,4 +113,5 @@ export function serverSettings(
     },
     ...extra,
   };
+  return { profiles: [profile], activeProfileId: 'test' };
 }

@@ -1,0 +1,20 @@
+// Chromium's offscreen document: runs uploads that must outlive the popup and the sleeping
+// service worker, and copies text (the worker has no clipboard).
+import { abortJob, runJob } from '../../platform/jobs/runner';
+import { onMessage, sendMessage } from '../../platform/messages';
+
+onMessage('runJob', ({ data }) => {
+  runJob(data, (state) => {
+    sendMessage('jobUpdate', state).catch(() => {});
+  });
+});
+onMessage('abortJob', ({ data }) => abortJob(data));
+onMessage('copyText', ({ data }) => {
+  const area = document.getElementById('clipboard') as HTMLTextAreaElement;
+  area.value = data;
+  area.select();
+  // The offscreen document never has focus, so navigator.clipboard is refused; execCommand works.
+  const ok = document.execCommand('copy');
+  area.value = '';
+  return ok;
+});

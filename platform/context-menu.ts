@@ -1,0 +1,163 @@
+// Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
+import { browser } from 'wxt/browser';
+import { startJob } from './jobs/host';
+import type { UploadSource } from './messages';
+import { stageFile } from './staging';
+
+export const MENU = {
+  media: 'hushdrop-upload-media',
+  link: 'hushdrop-upload-link',
+  selection: 'hushdrop-upload-selection',
+  page: 'hushdrop-upload-screenshot',
+} as const;
+
+export function createMenus(): void {
+  browser.contextMenus.removeAll();
+  browser.contextMenus.create({
+    id: MENU.media,
+    title: 'Upload with Hushdrop',
+    contexts: ['image', 'video', 'audio'],
+  });
+  browser.contextMenus.create({
+    id: MENU.link,
+    title: 'Upload linked file with Hushdrop',
+    contexts: ['link'],
+  });
+  browser.contextMenus.create({
+    id: MENU.selection,
+    title: 'Upload selected text with Hushdrop',
+    contexts: ['selection'],
+  });
+  browser.contextMenus.create({
+    id: MENU.page,
+    title: 'Upload a screenshot of the visible page',
+    contexts: ['page'],
+  });
+}
+
+const PAGE_FETCH_CAP = 64 * 1024 * 1024;
+
+/** Runs in the page: fetch with the page's own origin and cookies (works for blob: and data:). */
+async function fetchInPage(
+  url: string,
+  cap: number,
+): Promise<{ type: string; base64: string } | { error: string }> {
+  try {
+    const res = await fetch(url, { credentials: 'include' });
+    if (!res.ok) return { error: `HTTP ${res.status}` };
+    const blob = await res.blob();
+    if (blob.size > cap) return { error: 'too big to pass from the page' };
+    const data = await new Promise<string>((resolve, reject) => {
+      const r = new FileReader();
+      r.onload = () => resolve(String(r.result));
+      r.onerror = () => reject(r.error);
+      r.readAsDataURL(blob);
+    });
+    return { type: blob.type, base64: data.slice(data.indexOf(',') + 1) };
+  } catch (err) {
+    return { error: String(err) };
+  }
+}
+
+function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(base64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function fileNameOf(url: string, type: string): string {
+  if (!url.startsWith('data:') && !url.startsWith('blob:')) {
+    try {
+      const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+      if (last) return decodeURIComponent(last);
+    } catch {
+      // fall through
+    }
+  }
+  const ext = type.split('/')[1]?.split(/[+;]/)[0] ?? 'bin';
+  return `upload-${stamp()}.${ext}`;
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+}
+
+/** Bytes from the page when it can give them, else a URL the extension fetches itself. */
+async function sourceForUrl(
+  url: string,
+  tabId: number | undefined,
+  frameId: number | undefined,
+): Promise<UploadSource> {
+  if (tabId !== undefined && tabId >= 0 && browser.scripting) {
+    try {
+      const [res] = await browser.scripting.executeScript({
+        target: { tabId, frameIds: [frameId ?? 0] },
+        func: fetchInPage,
+        args: [url, PAGE_FETCH_CAP],
+      });
+      const r = res?.result as Awaited<ReturnType<typeof fetchInPage>> | undefined;
+      if (r && 'base64' in r) {
+        const file = new File([bytesOf(r.base64)], fileNameOf(url, r.type), { type: r.type });
+        return { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
+      }
+    } catch {
+      // the page refused (CORS, restricted page): fetch from the extension below
+    }
+  }
+  if (url.startsWith('blob:'))
+    throw new Error('This file exists only inside the page, and the page did not hand it over.');
+  if (!url.startsWith('data:')) {
+    const origin = `${new URL(url).origin}/*`;
+    const allowed =
+      (await browser.permissions.contains({ origins: [origin] })) ||
+      (await browser.permissions.request({ origins: [origin] }).catch(() => false));
+    if (!allowed) throw new Error(`Hushdrop was not allowed to fetch files from ${new URL(url).host}.`);
+  }
+  return { kind: 'url', url };
+}
+
+export async function onMenuClick(
+  info: {
+    menuItemId: string | number;
+    srcUrl?: string;
+    linkUrl?: string;
+    selectionText?: string;
+    frameId?: number;
+  },
+  tab?: { id?: number; windowId?: number },
+): Promise<string | undefined> {
+  try {
+    let source: UploadSource;
+    if (info.menuItemId === MENU.media && info.srcUrl)
+      source = await sourceForUrl(info.srcUrl, tab?.id, info.frameId);
+    else if (info.menuItemId === MENU.link && info.linkUrl)
+      source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId);
+    else if (info.menuItemId === MENU.selection && info.selectionText)
+      source = { kind: 'text', text: info.selectionText, name: `selection-${stamp()}.txt` };
+    else if (info.menuItemId === MENU.page) {
+      const dataUrl = await browser.tabs.captureVisibleTab(
+        tab?.windowId ?? browser.windows.WINDOW_ID_CURRENT,
+        {
+          format: 'png',
+        },
+      );
+      const file = new File([bytesOf(dataUrl.slice(dataUrl.indexOf(',') + 1))], `screenshot-${stamp()}.png`, {
+        type: 'image/png',
+      });
+      source = { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
+    } else return undefined;
+    return await startJob(source);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await browser.notifications
+      .create({
+        type: 'basic',
+        iconUrl: browser.runtime.getURL('/icon/128.png'),
+        title: 'Hushdrop could not upload this',
+        message,
+      })
+      .catch(() => {});
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// Runs upload jobs in a document that outlives pages: the offscreen document (Chromium) or the
+// background page (Firefox). Reports each change of state through `report`.
+import { formatBytes } from '../../components/format';
+import { sizeProblem, uploadTarget } from '../../lib/settings';
+import { UploadError } from '../../lib/upload';
+import { learnedLimit } from '../../lib/upload/limit';
+import { describeError } from '../describe-error';
+import type { JobRequest, JobState, UploadSource } from '../messages';
+import { dropStagedFile, takeStagedFile } from '../staging';
+import { runUpload } from '../upload-job';
+
+const running = new Map<string, AbortController>();
+
+function nameFromUrl(url: string, type: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+    if (last) return decodeURIComponent(last);
+  } catch {
+    // fall through
+  }
+  const ext = type.split('/')[1]?.split(/[+;]/)[0];
+  return `download${ext ? `.${ext}` : ''}`;
+}
+
+async function resolveSource(source: UploadSource, signal: AbortSignal): Promise<File> {
+  if (source.kind === 'staged') {
+    const file = await takeStagedFile(source.id);
+    if (!file) throw new Error('The file to upload could not be found any more. Try again.');
+    return file;
+  }
+  if (source.kind === 'text') return new File([source.text], source.name, { type: 'text/plain' });
+  let res: Response;
+  try {
+    res = await fetch(source.url, { credentials: 'omit', signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new Error('The file could not be fetched from the page. Check that it is still there.');
+  }
+  if (!res.ok) throw new Error(`The file could not be fetched from the page (HTTP ${res.status}).`);
+  const blob = await res.blob();
+  return new File([blob], source.name ?? nameFromUrl(source.url, blob.type), { type: blob.type });
+}
+
+export async function runJob(req: JobRequest, report: (s: JobState) => void): Promise<void> {
+  const abort = new AbortController();
+  running.set(req.jobId, abort);
+  const name =
+    req.source.kind === 'url' ? (req.source.name ?? nameFromUrl(req.source.url, '')) : req.source.name;
+  let state: JobState = {
+    id: req.jobId,
+    profileId: req.profile.id,
+    name,
+    state: 'running',
+    phase: 'preparing',
+    done: 0,
+    total: 0,
+    startedAt: Date.now(),
+  };
+  let last = 0;
+  const update = (patch: Partial<JobState>, force = false) => {
+    const phaseChanged = patch.phase !== undefined && patch.phase !== state.phase;
+    state = { ...state, ...patch };
+    const now = Date.now();
+    if (force || phaseChanged || now - last > 250) {
+      last = now;
+      report(state);
+    }
+  };
+  update({}, true);
+  let size = 0;
+  try {
+    const file = await resolveSource(req.source, abort.signal);
+    size = file.size;
+    update({ name: file.name, total: file.size });
+    const tooBig = sizeProblem(req.profile, file.size, formatBytes);
+    if (tooBig) throw new Error(tooBig);
+    const { entry, historyError } = await runUpload(
+      file,
+      uploadTarget(req.profile.server, req.variant),
+      req.options,
+      {
+        signal: abort.signal,
+        onProgress: (p) => update(p),
+      },
+    );
+    update(
+      {
+        state: 'done',
+        link: entry.link,
+        deletionLink: entry.deletionLink,
+        warning: historyError?.message,
+        done: size,
+      },
+      true,
+    );
+  } catch (err) {
+    const { message, detail } = describeError(err);
+    const learnedSizeLimit =
+      err instanceof UploadError && err.kind === 'too-large'
+        ? learnedLimit(err.serverMessage, size)
+        : undefined;
+    update(
+      {
+        state: abort.signal.aborted ? 'cancelled' : 'failed',
+        error: abort.signal.aborted
+          ? 'The upload was cancelled.'
+          : detail
+            ? `${message} The server said: “${detail}”`
+            : message,
+        learnedSizeLimit,
+      },
+      true,
+    );
+  } finally {
+    running.delete(req.jobId);
+    if (req.source.kind === 'staged') await dropStagedFile(req.source.id).catch(() => {});
+  }
+}
+
+export function abortJob(jobId: string): void {
+  running.get(jobId)?.abort();
+}
