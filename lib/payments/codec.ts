@@ -283,12 +283,13 @@ function paymentMessage(payment: PaymentInit): payments.Payment.$Properties {
   return message;
 }
 
-function finish(writer: $protobuf.Writer): Uint8Array {
+/** A fresh ArrayBuffer-backed copy: usable directly as a fetch body or WebCrypto input. */
+function finish(writer: $protobuf.Writer): Uint8Array<ArrayBuffer> {
   return new Uint8Array(writer.finish());
 }
 
 /** Encodes a Payment (fields in numerical order, unknown fields last). */
-export function encodePayment(payment: PaymentInit): Uint8Array {
+export function encodePayment(payment: PaymentInit): Uint8Array<ArrayBuffer> {
   return finish(payments.Payment.encode(paymentMessage(payment)));
 }
 
@@ -297,7 +298,7 @@ export function encodePaymentAck(ack: {
   payment: PaymentInit;
   memo?: string;
   unknownFields?: UnknownFields;
-}): Uint8Array {
+}): Uint8Array<ArrayBuffer> {
   const message: payments.PaymentACK.$Properties = { payment: paymentMessage(ack.payment) };
   if (ack.memo !== undefined) message.memo = ack.memo;
   if (ack.unknownFields?.length) message.$unknowns = ack.unknownFields;
@@ -305,7 +306,7 @@ export function encodePaymentAck(ack: {
 }
 
 /** Encodes PaymentDetails. A field equal to its default is written only if it was on the wire. */
-export function encodePaymentDetails(details: PaymentDetailsInit | PaymentDetails): Uint8Array {
+export function encodePaymentDetails(details: PaymentDetailsInit | PaymentDetails): Uint8Array<ArrayBuffer> {
   const message: payments.PaymentDetails.$Properties = {
     time: toLongBits(details.time) as unknown as number,
     outputs: (details.outputs ?? []).map(outputMessage),
@@ -323,7 +324,7 @@ export function encodePaymentDetails(details: PaymentDetailsInit | PaymentDetail
 }
 
 /** Encodes a PaymentRequest. To sign, encode with `signature: new Uint8Array(0)` and sign those bytes. */
-export function encodePaymentRequest(request: PaymentRequestInit | PaymentRequest): Uint8Array {
+export function encodePaymentRequest(request: PaymentRequestInit | PaymentRequest): Uint8Array<ArrayBuffer> {
   const message: payments.PaymentRequest.$Properties = {
     serializedPaymentDetails: request.serializedPaymentDetails,
   };
@@ -342,6 +343,6 @@ export function encodePaymentRequest(request: PaymentRequestInit | PaymentReques
 }
 
 /** Encodes X509Certificates (pki_data) from DER certificates, leaf first. */
-export function encodeX509Certificates(certificates: Uint8Array[]): Uint8Array {
+export function encodeX509Certificates(certificates: Uint8Array[]): Uint8Array<ArrayBuffer> {
   return finish(payments.X509Certificates.encode({ certificate: certificates }));
 }

@@ -1,4 +1,6 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import { describe, expect, it } from 'vitest';
+import { describeScript } from '../../lib/payments/addresses';
 import { commonNameOf, parseCertificate, spkiOf } from '../../lib/payments/certificates';
 import {
   decodePayment,
@@ -12,6 +14,7 @@ import {
   encodePaymentRequest,
 } from '../../lib/payments/codec';
 import { signedBytesOf, verifyRsaSignature } from '../../lib/payments/signature';
+import { parseTransaction } from '../../lib/payments/transactions';
 import { walkFields } from '../../lib/payments/wire';
 import { CORPUS_ABSENT_MESSAGE, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from './corpus';
 
@@ -116,6 +119,16 @@ describe.runIf(HAVE_CORPUS)('real-world corpus: decoding and signatures', () => 
     expect(payment.merchantData).toBeUndefined();
     expect(payment.memo).toBeUndefined();
     expect(payment.transactions).toHaveLength(1);
+    // The pasted-transaction parser reads this real testnet transaction, whose txid is known.
+    const tx = parseTransaction(payment.transactions[0]!);
+    expect(tx.outputs.length).toBeGreaterThan(0);
+    const txid = Buffer.from(sha256(sha256(payment.transactions[0]!)))
+      .reverse()
+      .toString('hex');
+    expect(txid).toBe('62cc0fa8c7c7cd4a63aad51e2e038a4a058cde2ea3b290ca76004cd69deee03e');
+    expect(describeScript(payment.refundTo[0]!.script, 'test').address).toBe(
+      'mg5wHpgha1Qvd1stQ9MDAAPr4LSwe1QbUs',
+    );
     expect(payment.refundTo.map((o) => [o.amount, hex(o.script)])).toEqual([
       [34092n, '76a914063ce37eef0c8b22b6ee8b68fd22b1bbc0f9d4b088ac'],
     ]);
