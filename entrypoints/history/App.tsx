@@ -1,12 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
-import { formatBytes } from '../../components/format';
+import { type Notice, UploadRow } from '../../components/UploadRow';
 import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
-import { DELETION_MESSAGES, interpretDeletion } from '../../lib/upload/deletion';
-import { clearUploads, listUploads, mergeUploads, removeUpload } from '../../platform/history';
+import { clearUploads, listUploads, mergeUploads } from '../../platform/history';
 
 type Sort = 'newest' | 'oldest' | 'name' | 'size';
-type Notice = { kind: 'ok' | 'error'; text: string };
 
 function sorted(entries: UploadEntry[], sort: Sort) {
   const list = [...entries];
@@ -15,131 +13,6 @@ function sorted(entries: UploadEntry[], sort: Sort) {
   else if (sort === 'size') list.sort((a, b) => b.size - a.size);
   else list.sort((a, b) => b.time - a.time);
   return list;
-}
-
-export function viewerUrl(link: string) {
-  return `/viewer.html#${link}`;
-}
-
-function Row({
-  entry,
-  onChanged,
-  notify,
-}: {
-  entry: UploadEntry;
-  onChanged: () => void;
-  notify: (n: Notice) => void;
-}) {
-  const [confirming, setConfirming] = useState<'' | 'server' | 'local'>('');
-  const [busy, setBusy] = useState(false);
-
-  async function deleteOnServer() {
-    if (!entry.deletionLink) return;
-    setBusy(true);
-    try {
-      const res = await fetch(entry.deletionLink, { credentials: 'omit', referrerPolicy: 'no-referrer' });
-      const outcome = interpretDeletion(res.status, await res.text());
-      if (outcome !== 'refused') await removeUpload(entry.id);
-      notify({
-        kind: outcome === 'refused' ? 'error' : 'ok',
-        text: `${entry.name}: ${DELETION_MESSAGES[outcome]}`,
-      });
-      onChanged();
-    } catch {
-      notify({
-        kind: 'error',
-        text: `${entry.name}: the server could not be reached, so nothing was deleted.`,
-      });
-    } finally {
-      setBusy(false);
-      setConfirming('');
-    }
-  }
-
-  async function removeLocally() {
-    await removeUpload(entry.id);
-    notify({
-      kind: 'ok',
-      text: `${entry.name} was removed from this history (the file stays on the server).`,
-    });
-    onChanged();
-  }
-
-  return (
-    <tr data-id={entry.id}>
-      <td>
-        <strong>{entry.name}</strong>
-        <div class="small muted">
-          {formatBytes(entry.size)} · {new Date(entry.time).toLocaleString()} ·{' '}
-          {entry.mode === 'client'
-            ? 'encrypted in browser'
-            : entry.mode === 'server'
-              ? 'server encrypted'
-              : 'not encrypted'}
-          {entry.expirationDate ? ` · expires ${new Date(entry.expirationDate).toLocaleString()}` : ''}
-          {entry.maxDownloads ? ` · ${entry.maxDownloads} downloads` : ''}
-        </div>
-        <div class="small mono">{entry.link}</div>
-      </td>
-      <td>
-        <div class="row">
-          <button
-            type="button"
-            class="secondary"
-            aria-label={`Copy link of ${entry.name}`}
-            onClick={() =>
-              navigator.clipboard.writeText(entry.link).then(
-                () => notify({ kind: 'ok', text: `Link of ${entry.name} copied.` }),
-                () => notify({ kind: 'error', text: 'Could not copy; select the link and copy it.' }),
-              )
-            }
-          >
-            Copy
-          </button>
-          <a
-            class="button secondary"
-            href={entry.mode === 'client' ? viewerUrl(entry.link) : entry.link}
-            target="_blank"
-            rel="noreferrer noopener"
-            aria-label={`Open ${entry.name}`}
-          >
-            Open
-          </a>
-          {entry.deletionLink && !confirming && (
-            <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('server')}>
-              Delete on server
-            </button>
-          )}
-          {!confirming && (
-            <button type="button" class="secondary" onClick={() => setConfirming('local')}>
-              Remove
-            </button>
-          )}
-        </div>
-        {confirming && (
-          <div class="row" style={{ marginTop: '6px' }}>
-            <span>
-              {confirming === 'server'
-                ? `Delete ${entry.name} from the server? This cannot be undone.`
-                : `Remove ${entry.name} from this history? Its link and key are lost unless you copied them.`}
-            </span>
-            <button
-              type="button"
-              class="danger"
-              disabled={busy}
-              onClick={confirming === 'server' ? deleteOnServer : removeLocally}
-              autoFocus
-            >
-              {confirming === 'server' ? 'Yes, delete it' : 'Yes, remove it'}
-            </button>
-            <button type="button" class="secondary" onClick={() => setConfirming('')}>
-              Keep it
-            </button>
-          </div>
-        )}
-      </td>
-    </tr>
-  );
 }
 
 export function App() {
@@ -273,7 +146,7 @@ export function App() {
           </thead>
           <tbody>
             {shown.map((e) => (
-              <Row key={e.id} entry={e} onChanged={reload} notify={setNotice} />
+              <UploadRow key={e.id} entry={e} onChanged={reload} notify={setNotice} />
             ))}
           </tbody>
         </table>

@@ -1,0 +1,277 @@
+import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../server/test-helpers';
+import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
+import { type Site, startSite } from './pages';
+
+declare const chrome: any;
+declare const axe: any;
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ivFromKey = (key: string) =>
+  [...createHash('sha256').update(key, 'utf8').digest().subarray(0, 16)]
+    .map((b) => ALPHABET[b % 62])
+    .join('');
+
+/** Fetches what a link points at and decrypts it with the key in its fragment. */
+async function openLink(link: string): Promise<Buffer> {
+  const [url, key] = link.split('#') as [string, string];
+  const cipher = Buffer.from(await (await fetch(url)).arrayBuffer());
+  const d = createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), Buffer.from(ivFromKey(key), 'utf8'));
+  return Buffer.concat([d.update(cipher), d.final()]);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
+}
+
+let browser: ExtensionBrowser;
+let ref: TestServer;
+let site: Site;
+
+beforeAll(async () => {
+  ref = await startTestServer({ record: true });
+  site = await startSite(randomBytes(40_000));
+  browser = await launchExtension();
+  // Read back through a web page: permissions cannot be granted to extension origins.
+  await browser.ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+  await browser.setSettings(serverSettings(ref.server, 'current'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await ref?.stop();
+  await site?.close();
+});
+
+async function jobs(): Promise<any[]> {
+  return Object.values((await browser.sw.evaluate(() => chrome.storage.session.get('jobs'))).jobs ?? {});
+}
+async function waitForJob(predicate: (j: any) => boolean): Promise<any> {
+  let found: any;
+  await expect
+    .poll(async () => (found = (await jobs()).find(predicate))?.state, { timeout: 30_000 })
+    .toMatch(/done|failed/);
+  return found;
+}
+async function readClipboard(): Promise<string> {
+  const page = await browser.ctx.newPage();
+  await page.goto(`${site.origin}/`);
+  try {
+    return await page.evaluate(() => navigator.clipboard.readText());
+  } finally {
+    await page.close();
+  }
+}
+async function tabIdOf(url: string): Promise<{ id: number; windowId: number }> {
+  return browser.sw.evaluate(async (u) => {
+    const [tab] = await chrome.tabs.query({ url: u });
+    return { id: tab.id, windowId: tab.windowId };
+  }, url);
+}
+async function rightClick(info: Record<string, unknown>, tab: { id: number; windowId: number }) {
+  await browser.sw.evaluate(
+    ({ info, tab }) => chrome.contextMenus.onClicked.dispatch({ editable: false, frameId: 0, ...info }, tab),
+    { info, tab },
+  );
+}
+
+describe('right-click upload', () => {
+  it('uploads an image from a loopback page, copies the link and notifies', async () => {
+    const page = await browser.ctx.newPage();
+    await page.goto(`${site.origin}/`);
+    const tab = await tabIdOf(`${site.origin}/`);
+    await rightClick(
+      {
+        menuItemId: 'hushdrop-upload-media',
+        srcUrl: `${site.origin}/cat.png`,
+        pageUrl: page.url(),
+        mediaType: 'image',
+      },
+      tab,
+    );
+    const job = await waitForJob((j) => j.name === 'cat.png');
+    expect(job.state, job.error).toBe('done');
+    expect((await openLink(job.link)).equals(site.image)).toBe(true);
+    await expect.poll(readClipboard).toBe(job.link);
+    const notes = await browser.sw.evaluate(() => chrome.notifications.getAll());
+    expect(Object.keys(notes)).toContain(`job-${job.id}`);
+    await page.close();
+  });
+
+  it('uploads a blob: image, fetched inside the page', async () => {
+    const page = await browser.ctx.newPage();
+    await page.goto(`${site.origin}/blob.html`);
+    await page.waitForFunction(() => document.body.dataset.blob);
+    const blobUrl = await page.evaluate(() => document.body.dataset.blob!);
+    const tab = await tabIdOf(`${site.origin}/blob.html`);
+    const before = (await jobs()).length;
+    await rightClick(
+      { menuItemId: 'hushdrop-upload-media', srcUrl: blobUrl, pageUrl: page.url(), mediaType: 'image' },
+      tab,
+    );
+    await expect.poll(async () => (await jobs()).length).toBeGreaterThan(before);
+    const job = await waitForJob((j) => j.name.startsWith('upload-') && j.name.endsWith('.png'));
+    expect(job.state, job.error).toBe('done');
+    expect((await openLink(job.link)).equals(site.image)).toBe(true);
+    await page.close();
+  });
+
+  it('uploads selected text', async () => {
+    const page = await browser.ctx.newPage();
+    await page.goto(`${site.origin}/`);
+    const tab = await tabIdOf(`${site.origin}/`);
+    await rightClick(
+      { menuItemId: 'hushdrop-upload-selection', selectionText: 'a secret note', pageUrl: page.url() },
+      tab,
+    );
+    const job = await waitForJob((j) => j.name.startsWith('selection-'));
+    expect(job.state, job.error).toBe('done');
+    expect((await openLink(job.link)).toString()).toBe('a secret note');
+    await page.close();
+  });
+});
+
+describe('popup', () => {
+  it('uploads a pasted file, and the work outlives the popup', async () => {
+    const page = await browser.open('popup.html');
+    const content = randomBytes(300_000).toString('base64');
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'pasted.txt', { type: 'text/plain' }));
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+    }, content);
+    const link = page.locator('.job[data-state="done"]', { hasText: 'pasted.txt' }).locator('.job-link');
+    await link.waitFor({ timeout: 30_000 });
+    expect((await openLink(await link.inputValue())).toString()).toBe(content);
+    await page.locator('h2#recent-h').waitFor();
+    await screenshot(page, 'popup');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('options', () => {
+  it('a second server profile, saved through the page, is used for the next upload', async () => {
+    const second = await startTestServer();
+    try {
+      const page = await browser.open('options.html');
+      await page.click('#add-profile');
+      await page.fill('#name', 'Second server');
+      await page.fill('#baseUrl', second.server.baseUrl);
+      await page.fill('#apiUrl', second.server.apiUrl);
+      await page.fill('#uploadUrl', second.server.uploadUrl);
+      await page.selectOption('#variant', 'legacy');
+      await page.check('#active');
+      await page.click('#test');
+      await expect
+        .poll(() => page.locator('#test ~ p').textContent(), { timeout: 20_000 })
+        .toMatch(/Connection works/);
+      await page.click('#save');
+      await expect.poll(() => page.locator('#save ~ p').textContent()).toBe('Saved.');
+      await screenshot(page, 'options');
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.close();
+
+      const upload = await browser.open('upload.html');
+      await upload.setInputFiles('#file', {
+        name: 'second.bin',
+        mimeType: 'application/octet-stream',
+        buffer: randomBytes(1000),
+      });
+      await upload.click('#upload');
+      const link = upload.locator('.job[data-state="done"] input[id^="link-"]');
+      await link.waitFor({ timeout: 30_000 });
+      const value = await link.inputValue();
+      expect(value.startsWith(`${second.server.baseUrl}/`)).toBe(true);
+      expect(value).toContain('?sub=u#');
+      await upload.close();
+    } finally {
+      await browser.setSettings(serverSettings(ref.server, 'current'));
+      await second.stop();
+    }
+  });
+});
+
+describe('history and viewer', () => {
+  let original: Buffer;
+  let link: string;
+
+  it('the viewer decrypts a link made by an earlier upload and saves the original', async () => {
+    original = randomBytes(3 * 1024 * 1024 + 5);
+    const upload = await browser.open('upload.html');
+    await upload.setInputFiles('#file', {
+      name: 'photo.bin',
+      mimeType: 'application/octet-stream',
+      buffer: original,
+    });
+    await upload.click('#upload');
+    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
+    await field.waitFor({ timeout: 30_000 });
+    link = await field.inputValue();
+    await upload.close();
+
+    const viewer = await browser.open(`viewer.html#${link}`);
+    await viewer.locator('#save').waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
+    expect(download.suggestedFilename()).toBe('photo.bin');
+    const saved = readFileSync((await download.path())!);
+    expect(saved.equals(original)).toBe(true);
+    await screenshot(viewer, 'viewer');
+    expect(await seriousViolations(viewer)).toEqual([]);
+    await viewer.close();
+  });
+
+  it('export, clear and import give the same entries; deleting through the link removes the file', async () => {
+    const page = await browser.open('history.html');
+    await page.locator('tbody tr').first().waitFor();
+    const before = await historyCount(page);
+    expect(before).toBeGreaterThan(0);
+    const rowsBefore = await page
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')).sort());
+    await screenshot(page, 'history');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+    const exported = readFileSync((await download.path())!);
+    await page.click('#clear');
+    await page.click('#clear-confirm');
+    await expect.poll(() => historyCount(page)).toBe(0);
+    await page.setInputFiles('#import', {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: exported,
+    });
+    await expect.poll(() => historyCount(page)).toBe(before);
+    const rowsAfter = await page
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')).sort());
+    expect(rowsAfter).toEqual(rowsBefore);
+    // Importing the same file again adds nothing.
+    await page.setInputFiles('#import', {
+      name: 'history.json',
+      mimeType: 'application/json',
+      buffer: exported,
+    });
+    await expect.poll(() => page.locator('[role="status"]').textContent()).toMatch(/Imported 0 uploads/);
+
+    const fileName = new URL(link.split('#')[0]!).pathname.split('/').pop()!;
+    expect(ref.server.stored(fileName)).toBeDefined();
+    const row = page.locator('tbody tr', { hasText: 'photo.bin' });
+    await row.getByRole('button', { name: 'Delete on server' }).click();
+    await row.getByRole('button', { name: 'Yes, delete it' }).click();
+    await expect.poll(() => page.locator('[role="status"]').textContent()).toMatch(/deleted from the server/);
+    expect(ref.server.stored(fileName)).toBeUndefined();
+    expect((await fetch(link.split('#')[0]!)).status).toBe(404);
+    await page.close();
+  });
+});

@@ -1,0 +1,38 @@
+// A small site on loopback for the right-click tests: a page with an image, and a page whose
+// image exists only as a blob: URL.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Site {
+  origin: string;
+  image: Buffer;
+  close(): Promise<void>;
+}
+
+export async function startSite(image: Buffer): Promise<Site> {
+  const server: Server = createServer((req, res) => {
+    if (req.url === '/cat.png') {
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': image.length });
+      res.end(image);
+    } else if (req.url === '/blob.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<!doctype html><title>blob</title><img id="img">
+<script>fetch('/cat.png').then(r => r.blob()).then(b => {
+  const u = URL.createObjectURL(b); document.getElementById('img').src = u; document.body.dataset.blob = u; });</script>`);
+    } else {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>cats</title><p>A cat:</p><img id="img" src="/cat.png" alt="cat">');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    image,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
