@@ -27,6 +27,10 @@ export default defineConfig({
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(browser === 'firefox'
       ? {
+          // Firefox lets an extension handle bitcoin: links itself (Chromium has no such key).
+          protocol_handlers: [
+            { protocol: 'bitcoin', name: 'Hushdrop payment request', uriTemplate: '/payment.html?uri=%s' },
+          ],
           browser_specific_settings: {
             gecko: {
               id: 'hushdrop@hushdrop.invalid',

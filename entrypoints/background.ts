@@ -2,6 +2,7 @@ import { browser } from 'wxt/browser';
 import { createMenus, onMenuClick } from '../platform/context-menu';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
+import { paymentPageUrl } from '../platform/payment-page';
 
 export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => createMenus());
@@ -15,4 +16,19 @@ export default defineBackground(() => {
   onMessage('startUpload', async ({ data }) => ({ jobId: await startJob(data.source, data.profileId) }));
   onMessage('cancelJob', ({ data }) => cancelJob(data));
   onMessage('jobUpdate', ({ data }) => onJobUpdate(data));
+
+  // Payment requests found by the content script: a per-tab count on the toolbar button.
+  onMessage('paymentLinksFound', async ({ data, sender }) => {
+    const tabId = sender.tab?.id;
+    if (tabId === undefined) return;
+    const action = browser.action ?? (browser as any).browserAction;
+    await action.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
+    await action.setBadgeText({ tabId, text: data > 0 ? String(data) : '' });
+  });
+  onMessage('openPayment', async ({ data, sender }) => {
+    await browser.tabs.create({
+      url: paymentPageUrl(data.requestUrl, data.pageUrl),
+      index: sender.tab ? sender.tab.index + 1 : undefined,
+    });
+  });
 });

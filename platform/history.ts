@@ -5,10 +5,31 @@ import { newEntries, type UploadEntry } from '../lib/history';
 interface HushdropDB extends DBSchema {
   uploads: { key: string; value: UploadEntry; indexes: { time: number } };
   staged: { key: string; value: { id: string; file: File; time: number } };
+  payments: { key: string; value: PaymentEntry; indexes: { time: number } };
+}
+
+/** A payment request the person looked at, with the verdict it got and when. */
+export interface PaymentEntry {
+  id: string;
+  requestUrl: string;
+  pageUrl?: string;
+  verdict: 'verified' | 'unsigned' | 'invalid';
+  reasons: string[];
+  merchant?: string;
+  memo?: string;
+  network: string;
+  /** Total in satoshis, as decimal text (64-bit values do not fit a JSON number). */
+  totalSat: string;
+  expires?: number;
+  /** When the request was fetched and verified (ms since the epoch). */
+  time: number;
+  /** Set once a Payment was sent and acknowledged. */
+  paidAt?: number;
+  ackMemo?: string;
 }
 
 export const DB_NAME = 'hushdrop';
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 
 let dbPromise: Promise<IDBPDatabase<HushdropDB>> | undefined;
 
@@ -20,6 +41,8 @@ function db() {
         uploads.createIndex('time', 'time');
       }
       if (oldVersion < 2) database.createObjectStore('staged', { keyPath: 'id' });
+      if (oldVersion < 3)
+        database.createObjectStore('payments', { keyPath: 'id' }).createIndex('time', 'time');
     },
   });
   return dbPromise;
@@ -75,4 +98,22 @@ export async function mergeUploads(incoming: UploadEntry[]): Promise<number> {
     throw writeError(err);
   }
   return fresh.length;
+}
+
+export async function addPayment(entry: PaymentEntry): Promise<void> {
+  try {
+    await (await db()).put('payments', entry);
+  } catch (err) {
+    throw new HistoryWriteError(
+      'This payment request could not be added to your history: the browser refused to store it.',
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/** Newest first. */
+export async function listPayments(): Promise<PaymentEntry[]> {
+  return (await (await db()).getAllFromIndex('payments', 'time')).reverse();
 }

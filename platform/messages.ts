@@ -48,8 +48,10 @@ export interface ProtocolMap {
   copyText(text: string): boolean;
   /** offscreen document → background */
   jobUpdate(state: JobState): void;
-  /** content script → background: payment request links on the page */
+  /** content script → background: payment request links on the page (badge count) */
   paymentLinksFound(count: number): void;
+  /** content script → background: a payment link was clicked */
+  openPayment(req: { requestUrl: string; pageUrl: string }): void;
 }
 
 export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
