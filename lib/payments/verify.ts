@@ -133,8 +133,10 @@ async function checkPki(
 }
 
 function hostMatches(merchant: Merchant, pageHost: string): boolean {
+  // Accept "host:port" too; certificates name hosts, not ports. (IPv6 literals keep their colons.)
+  const host = pageHost.startsWith('[') ? pageHost : pageHost.replace(/:\d+$/, '');
   const names = merchant.dnsNames.length > 0 ? merchant.dnsNames : [merchant.commonName];
-  return names.some((name) => hostMatchesName(pageHost, name));
+  return names.some((name) => hostMatchesName(host, name));
 }
 
 /**

@@ -1,5 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeScript } from '../../lib/payments/addresses';
 import { commonNameOf, parseCertificate, spkiOf } from '../../lib/payments/certificates';
 import {
@@ -16,7 +17,14 @@ import {
 import { signedBytesOf, verifyRsaSignature } from '../../lib/payments/signature';
 import { parseTransaction } from '../../lib/payments/transactions';
 import { walkFields } from '../../lib/payments/wire';
-import { CORPUS_ABSENT_MESSAGE, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from './corpus';
+import {
+  CORPUS_ABSENT_MESSAGE,
+  CORPUS_DIR,
+  certificateFixture,
+  fixture,
+  HAVE_CORPUS,
+  REQUEST_FIXTURES,
+} from './corpus';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
@@ -27,10 +35,39 @@ if (!HAVE_CORPUS) {
 }
 
 describe.runIf(HAVE_CORPUS)('real-world corpus: decoding and signatures', () => {
+  it('every file in the folder is known to these tests and reads as what the manifest says', () => {
+    const payments = ['bwc-payment-reconstructed.bin', 'xbterminal-payment-testnet.bin'];
+    const acks = ['paymentack-bitpay-empty-payment.bin', 'xbterminal-paymentack-echo.bin'];
+    const bareDetails = ['xbterminal-paymentdetails-testnet.bin'];
+    const requests = REQUEST_FIXTURES.map((f) => f.file);
+    for (const name of readdirSync(CORPUS_DIR)) {
+      if (name === 'MANIFEST.md') continue;
+      if (name.endsWith('.der') || name.endsWith('.pem')) {
+        expect(commonNameOf(parseCertificate(certificateFixture(name)).subject) ?? name, name).toBeTruthy();
+      } else if (requests.includes(name)) {
+        decodePaymentDetails(decodePaymentRequest(fixture(name)).serializedPaymentDetails);
+      } else if (payments.includes(name)) {
+        decodePayment(fixture(name));
+      } else if (acks.includes(name)) {
+        decodePaymentAck(fixture(name));
+      } else if (bareDetails.includes(name)) {
+        decodePaymentDetails(fixture(name));
+      } else {
+        throw new Error(`${name} is in the corpus but not in these tests: add it`);
+      }
+    }
+  });
+
   describe.each(REQUEST_FIXTURES)('$file', (f) => {
-    const bytes = fixture(f.file);
-    const request = decodePaymentRequest(bytes);
-    const details = decodePaymentDetails(request.serializedPaymentDetails);
+    // Read in beforeAll, not while collecting, so an absent corpus only skips.
+    let bytes: Uint8Array;
+    let request: ReturnType<typeof decodePaymentRequest>;
+    let details: ReturnType<typeof decodePaymentDetails>;
+    beforeAll(() => {
+      bytes = fixture(f.file);
+      request = decodePaymentRequest(bytes);
+      details = decodePaymentDetails(request.serializedPaymentDetails);
+    });
 
     it('decodes with the values the manifest lists', () => {
       expect(request.version).toBe(1);

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
  */
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CORPUS_DIR = resolve(projectRoot, '../shared/fixtures/bip70');
+/** BIP70_CORPUS_DIR overrides the location (e.g. to check the skip path). */
+export const CORPUS_DIR = resolve(projectRoot, process.env.BIP70_CORPUS_DIR ?? '../shared/fixtures/bip70');
 export const HAVE_CORPUS = existsSync(resolve(CORPUS_DIR, 'MANIFEST.md'));
 export const CORPUS_ABSENT_MESSAGE = `BIP70 corpus not found at ${CORPUS_DIR}: real-world fixture tests skipped`;
 

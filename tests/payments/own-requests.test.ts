@@ -229,6 +229,7 @@ describe('own requests: signatures and chains', () => {
     const bytes = await signedRequest();
     expect((await evaluate(bytes, { pageHost: 'shop.example' })).hostMatches).toBe(true);
     expect((await evaluate(bytes, { pageHost: 'pay.shop.example' })).hostMatches).toBe(true);
+    expect((await evaluate(bytes, { pageHost: 'SHOP.example:8443' })).hostMatches).toBe(true);
     expect((await evaluate(bytes, { pageHost: 'a.b.shop.example' })).hostMatches).toBe(false);
     const other = await evaluate(bytes, { pageHost: 'shop.example.evil' });
     expect(other.hostMatches).toBe(false);
