@@ -135,7 +135,6 @@ export function App() {
           </div>
         )}
       </header>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the button inside is the keyboard path */}
       <section
         class={`drop${over ? ' over' : ''}`}
         aria-label="Upload"

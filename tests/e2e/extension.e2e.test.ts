@@ -56,11 +56,9 @@ async function jobs(): Promise<any[]> {
   return Object.values((await browser.sw.evaluate(() => chrome.storage.session.get('jobs'))).jobs ?? {});
 }
 async function waitForJob(predicate: (j: any) => boolean): Promise<any> {
-  let found: any;
-  await expect
-    .poll(async () => (found = (await jobs()).find(predicate))?.state, { timeout: 30_000 })
-    .toMatch(/done|failed/);
-  return found;
+  const find = async () => (await jobs()).find(predicate);
+  await expect.poll(async () => (await find())?.state, { timeout: 30_000 }).toMatch(/done|failed/);
+  return find();
 }
 async function readClipboard(): Promise<string> {
   const page = await browser.ctx.newPage();
