@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { formatBytes } from '../../components/format';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import type { UploadEntry } from '../../lib/history';
@@ -65,7 +66,6 @@ export function App() {
   const [jobs, setJobs] = useState<JobState[]>([]);
   const [recent, setRecent] = useState<UploadEntry[]>([]);
   const [notice, setNotice] = useState<Notice>();
-  const [over, setOver] = useState(false);
 
   const reloadRecent = () => listUploads().then((all) => setRecent(all.slice(0, RECENT)));
   useEffect(() => {
@@ -96,17 +96,7 @@ export function App() {
     }
   }
 
-  useEffect(() => {
-    const onPaste = (e: ClipboardEvent) => {
-      const files = [...(e.clipboardData?.files ?? [])];
-      if (files.length) {
-        e.preventDefault();
-        upload(files);
-      }
-    };
-    document.addEventListener('paste', onPaste);
-    return () => document.removeEventListener('paste', onPaste);
-  }, []);
+  usePastedFiles((files) => upload(files));
 
   return (
     <main class="popup">
@@ -135,25 +125,12 @@ export function App() {
           </div>
         )}
       </header>
-      <section
-        class={`drop${over ? ' over' : ''}`}
-        aria-label="Upload"
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          upload([...(e.dataTransfer?.files ?? [])]);
-        }}
-      >
+      <DropZone label="Files to upload" onFiles={(files) => upload(files)}>
         <p style={{ margin: '0 0 8px' }}>Drop or paste files here</p>
         <button id="choose" type="button" onClick={() => openPage('/upload.html')}>
           Choose files…
         </button>
-      </section>
+      </DropZone>
       <p role="status" aria-live="polite" class={notice?.kind === 'error' ? 'error small' : 'ok small'}>
         {notice?.text}
       </p>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
+import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { formatBytes } from '../../components/format';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
@@ -32,7 +33,6 @@ export function App() {
   const [profileId, setProfileId] = useState<string>();
   const [choices, setChoices] = useState<UploadChoices>();
   const [jobs, setJobs] = useState<Job[]>([]);
-  const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -96,17 +96,7 @@ export function App() {
     }
   }
 
-  useEffect(() => {
-    const onPaste = (e: ClipboardEvent) => {
-      const files = [...(e.clipboardData?.files ?? [])];
-      if (files.length) {
-        e.preventDefault();
-        start(files);
-      }
-    };
-    document.addEventListener('paste', onPaste);
-    return () => document.removeEventListener('paste', onPaste);
-  });
+  usePastedFiles((files) => start(files));
 
   if (!settings || !profile || !choices) return <main aria-busy="true">Loading…</main>;
 
@@ -123,20 +113,7 @@ export function App() {
       </p>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">File</h2>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; keyboard users use the file input inside it */}
-        <div
-          class={`drop${over ? ' over' : ''}`}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setOver(false);
-            start([...(e.dataTransfer?.files ?? [])]);
-          }}
-        >
+        <DropZone label="Files to upload" onFiles={(files) => start(files)}>
           <p>Drop files here, paste them, or choose them:</p>
           <label for="file" class="sr-only">
             Files to upload
@@ -154,7 +131,7 @@ export function App() {
               Upload
             </button>
           </p>
-        </div>
+        </DropZone>
       </section>
       <section class="card" aria-labelledby="opts">
         <h2 id="opts">Options</h2>
