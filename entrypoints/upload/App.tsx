@@ -22,6 +22,8 @@ interface Job {
   copied?: boolean;
   error?: { message: string; detail?: string };
   abort: AbortController;
+  /** Kept so a failed upload can be tried again without choosing the file again. */
+  file: File;
 }
 
 function percent(p?: UploadProgress) {
@@ -65,6 +67,7 @@ export function App() {
         size: file.size,
         state: 'running',
         abort: new AbortController(),
+        file,
       };
       const tooBig = sizeProblem(profile, file.size, formatBytes);
       if (tooBig) {
@@ -195,6 +198,16 @@ export function App() {
               <div role="alert">
                 <p class="error">{job.error.message}</p>
                 {job.error.detail && <p class="small">The server said: “{job.error.detail}”</p>}
+                <button
+                  type="button"
+                  class="secondary retry"
+                  onClick={() => {
+                    setJobs((js) => js.filter((j) => j.id !== job.id));
+                    start([job.file]);
+                  }}
+                >
+                  Try again
+                </button>
               </div>
             )}
           </article>
