@@ -1,0 +1,99 @@
+// Extra certificate authorities trusted for payment requests, on top of the bundled Mozilla
+// roots: a private CA a shop uses, or a test merchant's CA in tests. Kept in local storage as
+// base64 DER (never sync: a root decides whose requests show as verified).
+import { base64 } from '@scure/base';
+import { storage } from '@wxt-dev/storage';
+import { displayNameOf, organizationOf, parseCertificate } from '../lib/payments/certificates';
+
+export const paymentRootsItem = storage.defineItem<string[]>('local:paymentRoots', { fallback: [] });
+
+/** Too many extra roots would make every check slow and is surely a mistake. */
+const MAX_EXTRA_ROOTS = 50;
+
+export class RootInputError extends Error {
+  override name = 'RootInputError';
+}
+
+export interface ExtraRoot {
+  /** Base64 DER, also the key to remove it by. */
+  der64: string;
+  name: string;
+  organization?: string;
+  notAfter?: Date;
+  /** SHA-256 of the DER, as colon-separated upper-case hex. */
+  fingerprint: string;
+}
+
+export async function loadExtraRoots(): Promise<string[]> {
+  const value = await paymentRootsItem.getValue();
+  return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
+}
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+/** DER certificates from pasted PEM text (one or more blocks). Throws RootInputError with a sentence. */
+export function certificatesFromPem(text: string): Uint8Array[] {
+  const blocks = [...text.matchAll(PEM_BLOCK)].map((m) => m[1]!.replace(/\s+/g, ''));
+  if (blocks.length === 0) {
+    throw new RootInputError(
+      'Paste a certificate in PEM form: text starting with “-----BEGIN CERTIFICATE-----”.',
+    );
+  }
+  return blocks.map((b64, i) => {
+    const which = blocks.length > 1 ? `Certificate ${i + 1}` : 'The certificate';
+    let der: Uint8Array;
+    try {
+      der = base64.decode(b64);
+    } catch {
+      throw new RootInputError(`${which} is damaged: its text is not valid base64.`);
+    }
+    try {
+      parseCertificate(der);
+    } catch {
+      throw new RootInputError(`${which} cannot be read as an X.509 certificate.`);
+    }
+    return der;
+  });
+}
+
+async function fingerprintOf(der: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', der as Uint8Array<ArrayBuffer>));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':');
+}
+
+export async function describeRoot(der64: string): Promise<ExtraRoot> {
+  const der = base64.decode(der64);
+  const fingerprint = await fingerprintOf(der);
+  try {
+    const cert = parseCertificate(der);
+    const root: ExtraRoot = { der64, name: displayNameOf(cert.subject), fingerprint };
+    const organization = organizationOf(cert.subject);
+    if (organization !== undefined && organization !== root.name) root.organization = organization;
+    root.notAfter = cert.notAfter.value;
+    return root;
+  } catch {
+    return { der64, name: 'A certificate that can no longer be read', fingerprint };
+  }
+}
+
+export async function listExtraRoots(): Promise<ExtraRoot[]> {
+  return Promise.all((await loadExtraRoots()).map(describeRoot));
+}
+
+/** Adds the certificates in `pem`; returns how many were new. */
+export async function addExtraRootsFromPem(pem: string): Promise<number> {
+  const ders = certificatesFromPem(pem);
+  const current = await loadExtraRoots();
+  const fresh = ders
+    .map((der) => base64.encode(der))
+    .filter((d, i, all) => !current.includes(d) && all.indexOf(d) === i);
+  if (current.length + fresh.length > MAX_EXTRA_ROOTS) {
+    throw new RootInputError(`At most ${MAX_EXTRA_ROOTS} extra certificate authorities can be added.`);
+  }
+  if (fresh.length > 0) await paymentRootsItem.setValue([...current, ...fresh]);
+  return fresh.length;
+}
+
+export async function removeExtraRoot(der64: string): Promise<void> {
+  await paymentRootsItem.setValue((await loadExtraRoots()).filter((d) => d !== der64));
+}
