@@ -1,0 +1,338 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { listPayments, type PaymentEntry } from '../../platform/history';
+import {
+  askToContact,
+  describePaymentFailure,
+  type LoadedRequest,
+  loadPaymentRequest,
+  mayContact,
+  type PaymentSource,
+  paramsFor,
+  plainWalletUri,
+  recordView,
+  secondsLeft,
+  sourceFromParams,
+  sourceFromText,
+  walletUriFor,
+} from '../../platform/payment-flow';
+import { btc, hostOf, networkName } from './format';
+import { PayWithWallet } from './PayWithWallet';
+import { RecentPayments } from './RecentPayments';
+import { DetailsCard, VerdictCard } from './RequestView';
+import { SendPayment } from './SendPayment';
+
+type RequestSource = Extract<PaymentSource, { kind: 'request' }>;
+type AddressSource = Extract<PaymentSource, { kind: 'address' }>;
+
+type View =
+  | { state: 'empty' }
+  | { state: 'permission'; source: RequestSource }
+  | { state: 'loading'; source: RequestSource }
+  | { state: 'failed'; message: string; source?: RequestSource; retry: boolean }
+  | { state: 'address'; source: AddressSource }
+  | {
+      state: 'loaded';
+      source: RequestSource;
+      loaded: LoadedRequest;
+      entry?: PaymentEntry;
+      historyError?: string;
+    };
+
+function initial(): { view: View; source?: PaymentSource } {
+  try {
+    const source = sourceFromParams(new URLSearchParams(location.search));
+    return source ? { view: { state: 'empty' }, source } : { view: { state: 'empty' } };
+  } catch (err) {
+    return { view: { state: 'failed', ...describePaymentFailure(err) } };
+  }
+}
+
+function inputTextOf(source: PaymentSource | undefined): string {
+  if (!source) return '';
+  if (source.kind === 'address') return plainWalletUri(source);
+  return source.requestUrl;
+}
+
+/** Ticks once a second, for the time left until expiry. */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export function App() {
+  const [start] = useState(initial);
+  const [view, setView] = useState<View>(start.view);
+  const [text, setText] = useState(() => inputTextOf(start.source));
+  const [recent, setRecent] = useState<PaymentEntry[]>();
+  const abort = useRef<AbortController | undefined>(undefined);
+  const now = useNow();
+
+  const reloadRecent = () => listPayments().then(setRecent, () => setRecent([]));
+
+  async function load(source: RequestSource) {
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setView({ state: 'loading', source });
+    try {
+      const loaded = await loadPaymentRequest(source.requestUrl, source.pageUrl, controller.signal);
+      if (controller.signal.aborted) return;
+      let entry: PaymentEntry | undefined;
+      let historyError: string | undefined;
+      try {
+        entry = await recordView(loaded);
+      } catch (err) {
+        historyError = describePaymentFailure(err).message;
+      }
+      setView({
+        state: 'loaded',
+        source,
+        loaded,
+        ...(entry ? { entry } : {}),
+        ...(historyError ? { historyError } : {}),
+      });
+      reloadRecent();
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      setView({ state: 'failed', source, ...describePaymentFailure(err) });
+    }
+  }
+
+  /** `fromClick`: the person just acted, so a permission prompt may be shown. */
+  async function show(source: PaymentSource, fromClick: boolean) {
+    if (source.kind === 'address') {
+      abort.current?.abort();
+      setView({ state: 'address', source });
+      return;
+    }
+    if (fromClick) {
+      const allowed = await askToContact(source.requestUrl).catch(() => false);
+      if (!allowed) {
+        setView({ state: 'permission', source });
+        return;
+      }
+    } else if (!(await mayContact(source.requestUrl))) {
+      setView({ state: 'permission', source });
+      return;
+    }
+    await load(source);
+  }
+
+  useEffect(() => {
+    reloadRecent();
+    if (start.source) show(start.source, false);
+    return () => abort.current?.abort();
+  }, []);
+
+  function open(e: Event) {
+    e.preventDefault();
+    let source: PaymentSource;
+    try {
+      source = sourceFromText(text);
+    } catch (err) {
+      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      return;
+    }
+    history.replaceState(null, '', paramsFor(source));
+    show(source, true);
+  }
+
+  return (
+    <main>
+      <h1>Payment request</h1>
+      <p class="lead">
+        Hushdrop checks who signed a Bitcoin payment request (BIP70) and shows what it asks for. It is not a
+        wallet: you pay with your own wallet. · <a href="/options.html#payment-roots">Trusted authorities</a>
+      </p>
+      <form class="card" onSubmit={open} id="open-form">
+        <label for="request-input">Payment request link or bitcoin: URI</label>
+        <div class="row">
+          <input
+            id="request-input"
+            class="grow mono"
+            type="text"
+            spellcheck={false}
+            value={text}
+            placeholder="bitcoin:?r=https://shop.example/pay/123"
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+          <button id="open" type="submit" disabled={view.state === 'loading'}>
+            Open
+          </button>
+        </div>
+      </form>
+
+      <div aria-live="polite">
+        {view.state === 'loading' && (
+          <p class="card" role="status" id="loading">
+            Fetching the payment request from {hostOf(view.source.requestUrl)}…
+          </p>
+        )}
+      </div>
+
+      {view.state === 'permission' && (
+        <section class="card" aria-labelledby="permission-h" id="permission">
+          <h2 id="permission-h">Allow Hushdrop to contact {hostOf(view.source.requestUrl)}?</h2>
+          <p>
+            To read this payment request, Hushdrop needs to fetch it from{' '}
+            <span class="mono">{view.source.requestUrl}</span>. Your browser asks you first.
+          </p>
+          <button type="button" id="allow" onClick={() => show(view.source, true)}>
+            Allow and fetch
+          </button>
+        </section>
+      )}
+
+      {view.state === 'failed' && (
+        <section class="card" id="failure">
+          <p class="error" role="alert" id="error">
+            {view.message}
+          </p>
+          {view.source && (
+            <p class="small muted">
+              Link: <span class="mono">{view.source.requestUrl}</span>
+            </p>
+          )}
+          {view.source && view.retry && (
+            <button type="button" class="secondary" id="retry" onClick={() => show(view.source!, true)}>
+              Try again
+            </button>
+          )}
+        </section>
+      )}
+
+      {view.state === 'address' && <PlainAddress source={view.source} />}
+
+      {view.state === 'loaded' && (
+        <LoadedView
+          loaded={view.loaded}
+          now={now}
+          {...(view.entry ? { entry: view.entry } : {})}
+          {...(view.historyError ? { historyError: view.historyError } : {})}
+          onPaid={(entry) => {
+            setView({ ...view, entry });
+            reloadRecent();
+          }}
+        />
+      )}
+
+      {recent && <RecentPayments entries={recent} />}
+    </main>
+  );
+}
+
+function LoadedView({
+  loaded,
+  now,
+  entry,
+  historyError,
+  onPaid,
+}: {
+  loaded: LoadedRequest;
+  now: Date;
+  entry?: PaymentEntry;
+  historyError?: string;
+  onPaid: (entry: PaymentEntry) => void;
+}) {
+  const { evaluation } = loaded;
+  const { details } = evaluation;
+  const expired = (secondsLeft(details, now) ?? 0) < 0;
+  const payable = evaluation.verdict !== 'invalid' && !expired;
+  const first = details.outputs[0];
+  const many = details.outputs.length > 1;
+  return (
+    <>
+      <VerdictCard loaded={loaded} now={now} />
+      <DetailsCard loaded={loaded} now={now} />
+      {payable && (
+        <PayWithWallet
+          uri={walletUriFor(details, loaded.requestUrl)}
+          {...(first?.address ? { address: first.address } : {})}
+          {...(first ? { amount: first.amount } : {})}
+          {...(many
+            ? {
+                note: `This request has ${details.outputs.length} outputs. A wallet that reads payment requests (r=) pays them all; one that does not pays only the first, so pay the others yourself.`,
+              }
+            : !first?.address
+              ? {
+                  note: 'The output is not a standard address: only a wallet that reads payment requests can pay it.',
+                }
+              : {})}
+        />
+      )}
+      {evaluation.verdict === 'invalid' && (
+        <p class="card error" id="not-payable">
+          Paying is switched off for this request because it is invalid.
+        </p>
+      )}
+      {evaluation.verdict !== 'invalid' && details.paymentUrl && (
+        <SendPayment
+          key={entry?.id ?? loaded.requestUrl}
+          loaded={loaded}
+          now={now}
+          {...(entry ? { entry } : {})}
+          onPaid={onPaid}
+        />
+      )}
+      {historyError && <p class="small warn">{historyError}</p>}
+    </>
+  );
+}
+
+function PlainAddress({ source }: { source: AddressSource }) {
+  const { uri } = source;
+  return (
+    <>
+      <section class="card verdict verdict-unsigned" aria-labelledby="plain-h" id="plain">
+        <h2 id="plain-h">
+          <span class="badge badge-unsigned">Plain address</span>A bitcoin: link without a payment request
+        </h2>
+        <p>
+          This link carries only an address{uri.amount ? ' and an amount' : ''}: nothing in it says who it is
+          from. Check them with the person you are paying.
+        </p>
+        <dl class="facts">
+          <dt>Address</dt>
+          <dd>
+            <bdi class="mono">{source.address}</bdi>
+          </dd>
+          <dt>Network</dt>
+          <dd>{networkName(source.network)}</dd>
+          {uri.amount !== undefined && (
+            <>
+              <dt>Amount</dt>
+              <dd id="total">
+                <strong>{btc(uri.amount)}</strong>
+              </dd>
+            </>
+          )}
+          {uri.label && (
+            <>
+              <dt>Label</dt>
+              <dd>
+                <bdi>{uri.label}</bdi>
+              </dd>
+            </>
+          )}
+          {uri.message && (
+            <>
+              <dt>Message</dt>
+              <dd>
+                <bdi>{uri.message}</bdi>
+              </dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <PayWithWallet
+        uri={plainWalletUri(source)}
+        address={source.address}
+        {...(uri.amount !== undefined ? { amount: uri.amount } : {})}
+      />
+    </>
+  );
+}

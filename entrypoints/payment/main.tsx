@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import '../../assets/ui.css';
+import './payment.css';
+import { App } from './App';
+
+render(<App />, document.getElementById('app')!);
