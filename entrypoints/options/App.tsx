@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import {
   checkServerAddress,
@@ -243,6 +244,7 @@ export function App() {
           </p>
         </div>
       </form>
+      <PaymentRootsSection />
     </main>
   );
 }
