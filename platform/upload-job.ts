@@ -1,5 +1,8 @@
-// One upload, run in an extension page: encrypt (client mode) chunk by chunk into a
-// disk-backed OPFS file, send it with XHR for progress, then record it in history.
+// One upload, run in an extension page or the offscreen document (Chromium) / background page
+// (Firefox): encrypt (client mode) slice by slice into a disk-backed OPFS file, send that file with
+// XHR for progress, then record it in history. The encryption runs in a dedicated worker that
+// writes through a sync access handle (platform/encrypt-worker.ts); where that is unavailable, it
+// runs here and writes through createWritable. Either way only one slice is in memory at a time.
 import { deriveIv, encryptBlob, randomKey } from '../lib/crypto';
 import type { UploadEntry } from '../lib/history';
 import {
@@ -10,6 +13,7 @@ import {
   type UploadTarget,
   xhrTransport,
 } from '../lib/upload';
+import type { EncryptCommand, EncryptReport } from './encrypt-worker';
 import { addUpload, HistoryWriteError } from './history';
 
 export interface UploadProgress {
@@ -25,50 +29,207 @@ export interface UploadOutcome {
 }
 
 const CHUNK = 1 << 20;
+/** OPFS names of the encrypted copies; each is guarded by a Web Lock of the same name while in use. */
+const PREFIX = 'upload-';
+const SUFFIX = '.bin';
+const LOCK_PREFIX = 'hushdrop-opfs:';
+/** How long a cancelled worker gets to close its file before it is terminated anyway. */
+const CANCEL_GRACE_MS = 2000;
+
+type Progress = (p: UploadProgress) => void;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The upload was cancelled.', 'AbortError');
+}
+
+/** Holds the Web Lock `name` until the returned function is called (a no-op where locks are missing). */
+function holdLock(name: string): Promise<() => void> {
+  const locks = (navigator as Partial<Navigator>).locks;
+  if (!locks) return Promise.resolve(() => {});
+  return new Promise((acquired) => {
+    locks
+      .request(name, () => new Promise<void>((release) => acquired(release)))
+      .catch(() => acquired(() => {}));
+  });
+}
+
+async function removeFile(root: FileSystemDirectoryHandle, name: string): Promise<void> {
+  // A worker that was just terminated may hold its sync access handle a moment longer.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await root.removeEntry(name);
+      return;
+    } catch (err) {
+      if ((err as DOMException)?.name === 'NotFoundError' || attempt >= 20) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * Removes encrypted copies left behind by an upload that never finished (a closed page, a crash).
+ * A copy still in use is skipped: its upload holds the Web Lock of the same name.
+ */
+export async function sweepLeftovers(): Promise<number> {
+  const locks = (navigator as Partial<Navigator>).locks;
+  if (!locks || !navigator.storage?.getDirectory) return 0;
+  const root = await navigator.storage.getDirectory();
+  const names: string[] = [];
+  for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys())
+    if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) names.push(name);
+  let removed = 0;
+  for (const name of names) {
+    await locks.request(`${LOCK_PREFIX}${name}`, { ifAvailable: true }, async (lock) => {
+      if (!lock) return;
+      await root.removeEntry(name).then(
+        () => removed++,
+        () => {},
+      );
+    });
+  }
+  return removed;
+}
+
+/**
+ * Encrypts in a dedicated worker into the OPFS file `name`. Resolves 'done', or 'unsupported' when
+ * the worker could not start or has no sync access handle (nothing was written then).
+ */
+function encryptInWorker(
+  file: Blob,
+  key: string,
+  iv: string,
+  name: string,
+  onProgress: Progress,
+  signal?: AbortSignal,
+): Promise<'done' | 'unsupported'> {
+  if (typeof Worker === 'undefined') return Promise.resolve('unsupported');
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./encrypt-worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return Promise.resolve('unsupported');
+  }
+  return new Promise((resolve, reject) => {
+    let heard = false;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (settle: () => void) => {
+      clearTimeout(graceTimer);
+      signal?.removeEventListener('abort', onAbort);
+      worker.onmessage = null;
+      worker.onerror = null;
+      worker.terminate();
+      settle();
+    };
+    const onAbort = () => {
+      // Let the worker close its handle between two slices, so the file can be removed at once.
+      worker.postMessage({ type: 'cancel' } satisfies EncryptCommand);
+      graceTimer = setTimeout(() => finish(() => reject(abortReason(signal!))), CANCEL_GRACE_MS);
+    };
+    worker.onmessage = (event: MessageEvent<EncryptReport>) => {
+      heard = true;
+      const report = event.data;
+      if (report.type === 'progress') {
+        if (!signal?.aborted) onProgress({ phase: 'encrypting', done: report.done, total: report.total });
+      } else if (signal?.aborted) finish(() => reject(abortReason(signal)));
+      else if (report.type === 'done') finish(() => resolve('done'));
+      else if (report.type === 'unsupported') finish(() => resolve('unsupported'));
+      else if (report.type === 'error') {
+        const err = new Error(`The file could not be encrypted: ${report.message}`);
+        err.name = report.name === 'QuotaExceededError' ? report.name : 'EncryptError';
+        finish(() => reject(err));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      // An error before the first message means the worker never ran (not bundled, refused by CSP).
+      if (!heard) finish(() => resolve('unsupported'));
+      else finish(() => reject(new Error(`The encryption worker failed: ${event.message}`)));
+    };
+    if (signal?.aborted) {
+      finish(() => reject(abortReason(signal)));
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage({ type: 'start', file, key, iv, name, chunkSize: CHUNK } satisfies EncryptCommand);
+  });
+}
+
+/** The fallback: encrypt here and write through createWritable (no sync handle on this thread). */
+async function encryptHere(
+  handle: FileSystemFileHandle,
+  file: Blob,
+  key: string,
+  iv: string,
+  onProgress: Progress,
+  signal?: AbortSignal,
+): Promise<void> {
+  const writable = await handle.createWritable();
+  try {
+    await encryptBlob(
+      file,
+      { key, iv },
+      (bytes, offset) =>
+        writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> }),
+      {
+        chunkSize: CHUNK,
+        signal,
+        onProgress: (done, total) => onProgress({ phase: 'encrypting', done, total }),
+      },
+    );
+    await writable.close();
+  } catch (err) {
+    await writable.abort().catch(() => {});
+    throw err;
+  }
+}
 
 async function encryptToDisk(
   file: Blob,
   key: string,
   iv: string,
-  onProgress: (p: UploadProgress) => void,
+  onProgress: Progress,
   signal?: AbortSignal,
 ): Promise<{ body: File; cleanup: () => Promise<void> }> {
-  const root = await navigator.storage.getDirectory();
-  const name = `upload-${crypto.randomUUID()}.bin`;
-  const handle = await root.getFileHandle(name, { create: true });
-  const cleanup = () => root.removeEntry(name).catch(() => {});
-  try {
-    const writable = await handle.createWritable();
+  signal?.throwIfAborted();
+  const name = `${PREFIX}${crypto.randomUUID()}${SUFFIX}`;
+  // Taken before the file exists, so a sweep from another page never removes it while in use.
+  const release = await holdLock(`${LOCK_PREFIX}${name}`);
+  let root: FileSystemDirectoryHandle | undefined;
+  const cleanup = async () => {
     try {
-      await encryptBlob(
-        file,
-        { key, iv },
-        (bytes, offset) =>
-          writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> }),
-        {
-          chunkSize: CHUNK,
-          signal,
-          onProgress: (done, total) => onProgress({ phase: 'encrypting', done, total }),
-        },
-      );
-      await writable.close();
-    } catch (err) {
-      await writable.abort().catch(() => {});
-      throw err;
+      if (root) await removeFile(root, name);
+    } finally {
+      release();
     }
-    return { body: await handle.getFile(), cleanup };
+  };
+  try {
+    root = await navigator.storage.getDirectory();
+    const handle = await root.getFileHandle(name, { create: true });
+    const how = await encryptInWorker(file, key, iv, name, onProgress, signal);
+    if (how === 'unsupported') await encryptHere(handle, file, key, iv, onProgress, signal);
+    signal?.throwIfAborted();
+    const body = await handle.getFile();
+    if (body.size !== file.size)
+      throw new Error(`The encrypted copy has ${body.size} bytes instead of ${file.size}.`);
+    return { body, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
   }
 }
 
+let swept = false;
+
 export async function runUpload(
   file: File,
   target: UploadTarget,
   options: UploadOptions,
-  { onProgress = () => {}, signal }: { onProgress?: (p: UploadProgress) => void; signal?: AbortSignal } = {},
+  { onProgress = () => {}, signal }: { onProgress?: Progress; signal?: AbortSignal } = {},
 ): Promise<UploadOutcome> {
+  if (!swept) {
+    swept = true;
+    sweepLeftovers().catch(() => {});
+  }
   let key: string | undefined;
   let iv: string | undefined;
   let body: Blob = file;
@@ -78,6 +239,7 @@ export async function runUpload(
     iv = deriveIv(key);
     ({ body, cleanup } = await encryptToDisk(file, key, iv, onProgress, signal));
   }
+  let succeeded = false;
   try {
     const result = await sendUpload({
       target,
@@ -108,6 +270,15 @@ export async function runUpload(
       server: target.variant === 'legacy' ? target.addresses.baseUrl : target.addresses.apiUrl,
     };
     for (const k of Object.keys(entry) as (keyof UploadEntry)[]) if (entry[k] === undefined) delete entry[k];
+    if (signal?.aborted) {
+      // Cancelled after the server had the whole file: take it back rather than leave it unlisted.
+      if (entry.deletionLink)
+        await fetch(entry.deletionLink, { credentials: 'omit', referrerPolicy: 'no-referrer' }).catch(
+          () => {},
+        );
+      throw abortReason(signal);
+    }
+    succeeded = true;
     try {
       await addUpload(entry);
       return { entry };
@@ -116,6 +287,9 @@ export async function runUpload(
       throw err;
     }
   } finally {
-    await cleanup();
+    // Removing a large OPFS file takes about a second per GiB: after a success the link is shown
+    // without waiting for it; after a failure or cancel it is gone before the caller hears of it.
+    if (succeeded) void cleanup();
+    else await cleanup();
   }
 }
