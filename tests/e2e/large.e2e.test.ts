@@ -1,0 +1,369 @@
+// Large files through the upload page: a 300 MiB upload whose stored copy decrypts to the original,
+// Cancel while encrypting and while uploading (no history, nothing stored, no OPFS leftover), and a
+// size limit that refuses a file before any byte is sent. Also: the offscreen document encrypts in
+// the worker too. No timing assertions: the machine is shared.
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReferenceServer, startServer } from '../server/server';
+import { type ExtensionBrowser, historyCount, launchExtension, serverSettings } from './harness';
+
+const MIB = 1024 * 1024;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The documented IV rule, written out again so the test checks the documentation, not the code. */
+function ivFromKey(key: string): Buffer {
+  const h = createHash('sha256').update(key, 'utf8').digest();
+  return Buffer.from([...h.subarray(0, 16)].map((b) => ALPHABET[b % 62]).join(''), 'utf8');
+}
+
+/**
+ * Writes `size` pseudo-random bytes to `path` a mebibyte at a time (AES-CTR keystream of a random
+ * key: fast, incompressible) and returns their SHA-256. Never holds more than a mebibyte.
+ */
+async function writeRandomFile(path: string, size: number): Promise<string> {
+  const stream = createCipheriv('aes-128-ctr', createHash('md5').update(path).digest(), Buffer.alloc(16));
+  const zeros = Buffer.alloc(MIB);
+  const hash = createHash('sha256');
+  const file = await open(path, 'w');
+  try {
+    for (let written = 0; written < size; written += MIB) {
+      const chunk = stream.update(zeros.subarray(0, Math.min(MIB, size - written)));
+      hash.update(chunk);
+      await file.write(chunk);
+    }
+  } finally {
+    await file.close();
+  }
+  return hash.digest('hex');
+}
+
+/** SHA-256 of a stored ciphertext once decrypted with `key` and its derived IV, streaming. */
+async function decryptedHash(path: string, key: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(
+    createReadStream(path, { highWaterMark: MIB }),
+    createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), ivFromKey(key)),
+    hash,
+  );
+  return hash.digest('hex');
+}
+
+/** Names in the extension origin's OPFS root (all extension pages and workers share it). */
+function opfsNames(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const names: string[] = [];
+    for await (const name of (root as any).keys()) names.push(name as string);
+    return names;
+  });
+}
+
+/**
+ * historyCount, without creating the database: opening it before the extension did would create
+ * an empty version 1 that the extension's upgrade then skips, and history writes would fail.
+ */
+async function historyEntries(page: Page): Promise<number> {
+  const exists = await page.evaluate(async () =>
+    (await indexedDB.databases()).some((d) => d.name === 'hushdrop'),
+  );
+  return exists ? historyCount(page) : 0;
+}
+
+/** Stored upload files on the reference server's disk (kept as `.enc`, received as `.part`). */
+function storedFiles(dataDir: string): string[] {
+  return readdirSync(join(dataDir, 'files'));
+}
+
+let browser: ExtensionBrowser;
+let tmp: string;
+/** No recording: the 300 MiB body is not copied to disk a second time. */
+let plain: ReferenceServer;
+let plainDir: string;
+/** Records every request, so a test can prove nothing was sent. */
+let recorded: ReferenceServer;
+let recordedDir: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'hushdrop-large-'));
+  plainDir = join(tmp, 'plain-server');
+  recordedDir = join(tmp, 'recorded-server');
+  plain = await startServer({ dataDir: plainDir });
+  recorded = await startServer({ dataDir: recordedDir, record: true });
+  browser = await launchExtension();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await plain?.close();
+  await recorded?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Opens the upload page with the given settings and notes every dedicated worker it starts. */
+async function uploadPage(settings: unknown): Promise<{ page: Page; workers: string[] }> {
+  await browser.setSettings(settings);
+  const page = await browser.ctx.newPage();
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto(browser.url('upload.html'));
+  await page.locator('#upload').waitFor();
+  return { page, workers };
+}
+
+/**
+ * Arms a click on the job's Cancel button, made by the page itself in the very task that first
+ * renders "<phase>… N %" with N ≥ `percent`, so the phase cannot move on before the click.
+ */
+async function cancelWhen(page: Page, phase: 'Encrypting' | 'Uploading', percent: number): Promise<void> {
+  await page.evaluate(
+    ({ phase, percent }) => {
+      const check = () => {
+        const label = document.querySelector('.job[data-state="running"] label');
+        const m = /^(\w+)… (\d+)/.exec(label?.textContent ?? '');
+        if (!m || m[1] !== phase || Number(m[2]) < percent) return false;
+        const button = [...document.querySelectorAll<HTMLButtonElement>('.job button')].find(
+          (b) => b.textContent === 'Cancel',
+        );
+        if (!button) return false;
+        (window as any).cancelledAt = label!.textContent;
+        button.click();
+        return true;
+      };
+      const observer = new MutationObserver(() => {
+        if (check()) observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    { phase, percent },
+  );
+}
+
+describe('a 300 MiB file in client mode', () => {
+  it('is encrypted in a worker, uploaded, and the stored copy decrypts to the original', async () => {
+    const path = join(tmp, 'big-300.bin');
+    const size = 300 * MIB;
+    const original = await writeRandomFile(path, size);
+    const { page, workers } = await uploadPage(serverSettings(plain, 'current'));
+    // A copy left by an earlier run that crashed: the next upload sweeps it away.
+    await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const handle = await root.getFileHandle('upload-left-by-a-crash.bin', { create: true });
+      const w = await handle.createWritable();
+      await w.write(new Uint8Array(1000));
+      await w.close();
+    });
+    const before = await historyEntries(page);
+    try {
+      await page.setInputFiles('#file', path);
+      await page.click('#upload');
+      const link = page.locator('.job[data-state="done"] input[id^="link-"]');
+      await link.waitFor({ timeout: 280_000 });
+      const [url, key] = (await link.inputValue()).split('#') as [string, string];
+      expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
+      expect(workers.some((u) => u.includes('encrypt-worker'))).toBe(true);
+
+      const fileName = new URL(url).pathname.split('/').pop()!;
+      const stored = plain.stored(fileName);
+      expect(stored?.contentLength).toBe(size);
+      expect(stored?.encrypted).toBe(false);
+      expect(await decryptedHash(stored!.path, key)).toBe(original);
+      expect(await historyEntries(page)).toBe(before + 1);
+      // The encrypted copy is removed after the link is shown, and the crash leftover with it.
+      await expect.poll(() => opfsNames(page), { timeout: 60_000 }).toEqual([]);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+});
+
+describe('Cancel on a 200 MiB file', () => {
+  const size = 200 * MIB;
+  let path: string;
+  beforeAll(async () => {
+    path = join(tmp, 'big-200.bin');
+    await writeRandomFile(path, size);
+  });
+  afterAll(() => rmSync(path, { force: true }));
+
+  for (const phase of ['Encrypting', 'Uploading'] as const) {
+    it(`while ${phase.toLowerCase()} past 50 %: no history, nothing stored, no OPFS leftover`, async () => {
+      const { page } = await uploadPage(serverSettings(recorded, 'current'));
+      try {
+        const history = await historyEntries(page);
+        const requests = recorded.requests.length;
+        await cancelWhen(page, phase, 50);
+        await page.setInputFiles('#file', path);
+        await page.click('#upload');
+        const job = page.locator('.job[data-state="cancelled"]');
+        await job.waitFor({ timeout: 200_000 });
+        expect(await page.evaluate(() => (window as any).cancelledAt)).toMatch(new RegExp(`^${phase}`));
+        expect(await job.locator('[role="alert"]').textContent()).toMatch(/cancel/i);
+
+        expect(await historyEntries(page)).toBe(history);
+        expect(await opfsNames(page)).toEqual([]);
+        if (phase === 'Encrypting') {
+          // Cancelled before the upload began: the server never heard of it.
+          expect(recorded.requests.length).toBe(requests);
+        } else {
+          // The request began and was cut off: the server got part of it and kept nothing.
+          expect(recorded.requests.length).toBe(requests + 1);
+          const request = recorded.requests[requests]!;
+          await expect.poll(() => storedFiles(recordedDir), { timeout: 30_000 }).toEqual([]);
+          expect(request.bodyBytes).toBeLessThan(size);
+        }
+        expect(storedFiles(recordedDir)).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    }, 240_000);
+  }
+});
+
+describe('size limit known up front', () => {
+  it('a profile limit refuses an over-limit file before any byte is sent', async () => {
+    const { page } = await uploadPage(serverSettings(recorded, 'current', { sizeLimit: 1 * MIB }));
+    try {
+      const requests = recorded.requests.length;
+      const history = await historyEntries(page);
+      await page.setInputFiles('#file', {
+        name: 'over.bin',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.alloc(MIB + 1),
+      });
+      await page.click('#upload');
+      const alert = page.locator('.job[data-state="failed"] [role="alert"] .error');
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(/at most 1(\.0)? MiB.*Nothing was sent/);
+      expect(recorded.requests.length).toBe(requests);
+      expect(await historyEntries(page)).toBe(history);
+      expect(await opfsNames(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a limit learned from a 413 refuses the next over-limit file without sending it', async () => {
+    const dataDir = join(tmp, 'limited-server');
+    const limited = await startServer({ dataDir, record: true, maxUploadBytes: 2 * MIB });
+    const { page } = await uploadPage(serverSettings(limited, 'current'));
+    try {
+      const pick = (name: string, bytes: number) =>
+        page.setInputFiles('#file', {
+          name,
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.alloc(bytes),
+        });
+      await pick('first.bin', 3 * MIB);
+      await page.click('#upload');
+      await page.locator('.job[data-state="failed"]', { hasText: 'first.bin' }).waitFor({ timeout: 60_000 });
+      expect(limited.requests.length).toBe(1);
+      // The page now states the limit the server gave in its answer.
+      await expect.poll(() => page.locator('.lead').textContent()).toMatch(/at most 2(\.0)? MiB/);
+
+      await pick('second.bin', 2 * MIB + 1);
+      await page.click('#upload');
+      const second = page.locator('.job[data-state="failed"]', { hasText: 'second.bin' });
+      await second.waitFor({ timeout: 30_000 });
+      expect(await second.locator('.error').textContent()).toMatch(/Nothing was sent/);
+      expect(limited.requests.length).toBe(1);
+
+      // A file within the limit still goes.
+      await pick('fits.bin', 2 * MIB - 4096);
+      await page.click('#upload');
+      await page.locator('.job[data-state="done"]', { hasText: 'fits.bin' }).waitFor({ timeout: 60_000 });
+      expect(limited.requests.length).toBe(2);
+    } finally {
+      await page.close();
+      await limited.close();
+    }
+  });
+});
+
+/** Starts a right-click upload of `text` (run by the offscreen document) and waits for its end. */
+async function rightClickText(text: string): Promise<any> {
+  const before = new Set((await jobs()).map((j) => j.id));
+  await browser.sw.evaluate(
+    (selectionText) =>
+      (globalThis as any).chrome.contextMenus.onClicked.dispatch(
+        {
+          menuItemId: 'hushdrop-upload-selection',
+          selectionText,
+          pageUrl: 'http://127.0.0.1/',
+          editable: false,
+          frameId: 0,
+        },
+        { id: -1, windowId: -1 },
+      ),
+    text,
+  );
+  const find = async () => (await jobs()).find((j) => !before.has(j.id));
+  await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
+  return find();
+}
+
+async function jobs(): Promise<any[]> {
+  const all = await browser.sw.evaluate(() => (globalThis as any).chrome.storage.session.get('jobs'));
+  return Object.values((all as any).jobs ?? {});
+}
+
+/**
+ * URLs of the dedicated workers the offscreen document starts from now on. Playwright does not
+ * show offscreen documents, so this goes through CDP: attach to the document, then let it
+ * auto-attach its workers (non-flat sessions, whose messages arrive as events here).
+ */
+async function watchOffscreenWorkers(cdp: CDPSession): Promise<string[]> {
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const offscreen = targetInfos.find((t) => t.url.endsWith('/offscreen.html'));
+  if (!offscreen) throw new Error('No offscreen document is open.');
+  const urls: string[] = [];
+  cdp.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const m = JSON.parse(message);
+    if (m.method === 'Target.attachedToTarget') urls.push(m.params.targetInfo.url);
+  });
+  const { sessionId } = await cdp.send('Target.attachToTarget', {
+    targetId: offscreen.targetId,
+    flatten: false,
+  });
+  const message = JSON.stringify({
+    id: 1,
+    method: 'Target.setAutoAttach',
+    params: { autoAttach: true, waitForDebuggerOnStart: false, flatten: false },
+  });
+  await cdp.send('Target.sendMessageToTarget', { sessionId, message });
+  return urls;
+}
+
+describe('offscreen document', () => {
+  it('encrypts a right-click upload in the worker there too', async () => {
+    await browser.setSettings(serverSettings(plain, 'current'));
+    const helper = await browser.ctx.newPage();
+    const cdp = await browser.ctx.newCDPSession(helper);
+    try {
+      // The first job opens the offscreen document; the second is watched inside it.
+      expect((await rightClickText('opens the offscreen document')).state).toBe('done');
+      const workers = await watchOffscreenWorkers(cdp);
+      const text = 'x'.repeat(3 * MIB + 123);
+      const job = await rightClickText(text);
+      expect(job.state, job.error).toBe('done');
+      expect(
+        workers.some((u) => /\/assets\/encrypt-worker[-\w]*\.js$/.test(u)),
+        workers.join(),
+      ).toBe(true);
+
+      const [url, key] = job.link.split('#') as [string, string];
+      const stored = plain.stored(new URL(url).pathname.split('/').pop()!);
+      const expected = createHash('sha256').update(text).digest('hex');
+      expect(await decryptedHash(stored!.path, key)).toBe(expected);
+    } finally {
+      await cdp.detach().catch(() => {});
+      await helper.close();
+    }
+  });
+});
