@@ -1,5 +1,6 @@
 // The extension CSP forbids eval; protobufjs reflection would need it. Fail the build if any
-// built bundle carries eval, new Function or a script loaded from the network.
+// built bundle carries eval, new Function or a script loaded from the network, or if the
+// manifest asks for a permission the README does not justify.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -34,6 +35,25 @@ for (const root of roots) {
     }
   }
 }
+// Every permission the built manifests ask for must be justified in the README's table.
+const readme = readFileSync('README.md', 'utf8');
+for (const root of roots) {
+  const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'));
+  const asked = [
+    ...(manifest.permissions ?? []),
+    ...(manifest.optional_permissions ?? []),
+    ...(manifest.host_permissions ?? []),
+    ...(manifest.optional_host_permissions ?? []),
+  ];
+  for (const p of asked) {
+    const plain = p.replace(/^(https?):\/\/([^/]+)\/\*$/, '$1://$2/*');
+    if (!readme.includes(`\`${plain}\``)) {
+      console.error(`${root}/manifest.json: permission ${p} is not justified in README.md`);
+      problems++;
+    }
+  }
+}
+
 if (checked === 0) {
   console.error('check-bundle: no built files found; run the builds first');
   process.exit(1);
