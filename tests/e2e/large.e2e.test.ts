@@ -183,6 +183,36 @@ describe('a 300 MiB file in client mode', () => {
   }, 300_000);
 });
 
+describe('without a Worker (the fallback)', () => {
+  it('encrypts on the page through createWritable, and the copy still decrypts', async () => {
+    const path = join(tmp, 'fallback-20.bin');
+    const original = await writeRandomFile(path, 20 * MIB + 5);
+    await browser.setSettings(serverSettings(plain, 'legacy'));
+    const page = await browser.ctx.newPage();
+    const workers: string[] = [];
+    page.on('worker', (w) => workers.push(w.url()));
+    await page.addInitScript(() => {
+      delete (globalThis as any).Worker;
+    });
+    try {
+      await page.goto(browser.url('upload.html'));
+      await page.setInputFiles('#file', path);
+      await page.click('#upload');
+      const link = page.locator('.job[data-state="done"] input[id^="link-"]');
+      await link.waitFor({ timeout: 120_000 });
+      expect(workers).toEqual([]);
+      const [url, key] = (await link.inputValue()).split('#') as [string, string];
+      // Legacy links are {baseUrl}/<fileName>?sub=u.
+      const stored = plain.stored(new URL(url).pathname.split('/').pop()!);
+      expect(await decryptedHash(stored!.path, key)).toBe(original);
+      await expect.poll(() => opfsNames(page), { timeout: 60_000 }).toEqual([]);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  });
+});
+
 describe('Cancel on a 200 MiB file', () => {
   const size = 200 * MIB;
   let path: string;
