@@ -241,7 +241,8 @@ function LoadedView({
   const { evaluation } = loaded;
   const { details } = evaluation;
   const expired = (secondsLeft(details, now) ?? 0) < 0;
-  const payable = evaluation.verdict !== 'invalid' && !expired;
+  const paid = entry?.paidAt !== undefined;
+  const payable = evaluation.verdict !== 'invalid' && !expired && !paid;
   const first = details.outputs[0];
   const many = details.outputs.length > 1;
   return (

@@ -9,8 +9,11 @@ function reopenHref(entry: PaymentEntry): string {
   return `/payment.html?${q}`;
 }
 
+const when = (ms: number) =>
+  new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 function status(entry: PaymentEntry, now: number): string {
-  if (entry.paidAt) return `Paid ${new Date(entry.paidAt).toLocaleString()}`;
+  if (entry.paidAt) return `Paid ${when(entry.paidAt)}`;
   if (entry.expires !== undefined && entry.expires < now) return 'Expired';
   return 'Not paid here';
 }
@@ -48,7 +51,10 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
               return (
                 <tr key={entry.id} data-id={entry.id} data-verdict={entry.verdict}>
                   <td>
-                    <a href={reopenHref(entry)}>{new Date(entry.time).toLocaleString()}</a>
+                    <a href={reopenHref(entry)}>
+                      {when(entry.time)}
+                      <span class="sr-only"> (open again)</span>
+                    </a>
                   </td>
                   <td>
                     <span class={`badge badge-${entry.verdict}`}>{VERDICT_WORD[entry.verdict]}</span>

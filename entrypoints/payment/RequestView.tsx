@@ -30,7 +30,7 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
   );
   return (
     <section
-      class={`card verdict verdict-${verdict}`}
+      class={`card verdict verdict-${verdict}${expired ? ' verdict-expired' : ''}`}
       aria-labelledby="verdict-h"
       id="verdict"
       data-verdict={verdict}
@@ -39,12 +39,12 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         <span class={`badge badge-${verdict}`}>{HEADLINE[verdict]}</span>
         {expired && <span class="badge badge-invalid">Expired</span>}
         {verdict === 'verified' && merchant && (
-          <>
+          <span>
             Payment request from <bdi id="merchant-name">{merchant.commonName}</bdi>
-          </>
+          </span>
         )}
-        {verdict === 'unsigned' && 'Nothing proves who made this payment request'}
-        {verdict === 'invalid' && 'Do not pay this payment request'}
+        {verdict === 'unsigned' && <span>Nothing proves who made this payment request</span>}
+        {verdict === 'invalid' && <span>Do not pay this payment request</span>}
       </h2>
       {plainHttp.length > 0 && (
         <div class="callout" id="http-warning">

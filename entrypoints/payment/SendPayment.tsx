@@ -1,11 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import {
-  type BuiltPayment,
-  formatTime,
-  isAddress,
-  type Network,
-  type PaymentReceipt,
-} from '../../lib/payments/index';
+import { type BuiltPayment, isAddress, type Network, type PaymentReceipt } from '../../lib/payments/index';
 import type { PaymentEntry } from '../../platform/history';
 import {
   askToContact,
@@ -17,7 +11,7 @@ import {
   secondsLeft,
   sendPrepared,
 } from '../../platform/payment-flow';
-import { hostOf } from './format';
+import { formatSeconds, hostOf } from './format';
 
 type Phase =
   | { kind: 'editing' }
@@ -144,18 +138,18 @@ export function SendPayment({
   return (
     <section class="card" aria-labelledby="send-h" id="send-payment">
       <h2 id="send-h">Send the payment to the merchant</h2>
-      <p class="small muted">
+      <p class="small muted" hidden={expired}>
         If your wallet can make a signed transaction without broadcasting it, paste it here: Hushdrop sends it
         with your refund address to {hostOf(details.paymentUrl!)}, as this request asks. Hushdrop does not
         broadcast it. If the merchant refuses it, check with them before you broadcast it yourself.
       </p>
       {expired && (
         <p class="error" role="alert" id="expired-block">
-          This payment request expired on {formatTime(details.expires!)}: sending is blocked. Ask the merchant
-          for a new one.
+          This payment request expired on {formatSeconds(details.expires!)}: sending is blocked. Ask the
+          merchant for a new one.
         </p>
       )}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate hidden={expired}>
         <fieldset disabled={expired || busy} class="bare">
           <legend class="sr-only">Payment</legend>
           <label for="pay-tx">Signed transaction(s), as hex</label>
