@@ -54,7 +54,7 @@ export function PaymentRootsSection() {
   }
 
   return (
-    <section class="card" aria-labelledby="roots-h" id="payment-roots">
+    <section class="card" aria-labelledby="roots-h" id="payment-roots" style={{ marginTop: '24px' }}>
       <h2 id="roots-h">Payment requests: extra trusted certificate authorities</h2>
       <p class="small muted">
         Hushdrop trusts the certificate authorities browsers trust to vouch for who signed a payment request.
