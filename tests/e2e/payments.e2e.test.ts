@@ -166,6 +166,8 @@ describe('sending a Payment', () => {
     );
     expect(received.payment.refundTo[0]!.amount).toBe(PAYMENT_AMOUNT);
     expect(received.payment.memo).toBe('Order 42, thanks');
+    // Paid: no QR code inviting a second payment.
+    expect(await page.locator('#pay-wallet').count()).toBe(0);
 
     // The history shows it as paid, with the merchant's message.
     const row = page.locator('#recent tbody tr').first();
@@ -193,8 +195,9 @@ describe('sending a Payment', () => {
       /This payment request expired on .*: sending is blocked\. Ask the merchant for a new one\./,
     );
     expect(await page.locator('#expired-block').getAttribute('role')).toBe('alert');
+    // The form is gone (and disabled underneath): nothing can be sent.
+    expect(await page.locator('#pay-send').isVisible()).toBe(false);
     expect(await page.locator('#pay-send').isDisabled()).toBe(true);
-    expect(await page.locator('#pay-tx').isDisabled()).toBe(true);
     // No wallet QR code for a request that must not be paid.
     expect(await page.locator('#pay-wallet').count()).toBe(0);
     expect(merchant.payments.length).toBe(before);
@@ -326,6 +329,21 @@ describe('what the payment page shows for each kind of request', () => {
     await page.fill('#request-input', 'ftp://example.org/x');
     await page.click('#open');
     expect(await page.locator('#error').textContent()).toMatch(/neither a web address/);
+    await page.close();
+  });
+
+  it('asks before contacting a site Hushdrop has no access to', async () => {
+    const q = new URLSearchParams({
+      r: 'https://shop.example.invalid/pay/1',
+      page: 'https://shop.example.invalid/',
+    });
+    const page = await browser.open(`payment.html?${q}`);
+    await page.locator('#permission').waitFor();
+    expect(await page.locator('#permission-h').textContent()).toBe(
+      'Allow Hushdrop to contact shop.example.invalid?',
+    );
+    expect(await page.getByRole('button', { name: 'Allow and fetch' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   });
 
