@@ -7,6 +7,7 @@ import { describeScript } from '../../lib/payments/addresses';
 import { decodePayment } from '../../lib/payments/codec';
 import {
   clockOffsetSeconds,
+  describePaymentFailure,
   loadPaymentRequest,
   PaymentInputError,
   paramsFor,
@@ -138,6 +139,18 @@ describe('loading, showing and paying a request from the test merchant', () => {
     expect(receipt.memo).toMatch(/^Thank you!/);
     expect(merchant.payments.length).toBe(before + 1);
     expect(decodePayment(built.bytes).merchantData).toEqual(details.merchantData);
+  });
+
+  it('a transport failure is a sentence that offers another try', async () => {
+    const loaded = await loadPaymentRequest(merchant.requestUrl('unsigned'), merchant.pageUrl);
+    const details = { ...loaded.evaluation.details, paymentUrl: 'http://127.0.0.1:1/pay' };
+    const tx = fakeTransactionHex([{ amount: PAYMENT_AMOUNT, script: PAY_TO_SCRIPT }]);
+    const built = preparePayment(details, { transactionsHex: tx, refundAddress: '', memo: '' });
+    const failure = await sendPrepared(details, built).then(
+      () => undefined,
+      (error: unknown) => describePaymentFailure(error),
+    );
+    expect(failure).toEqual({ message: expect.stringMatching(/Sending it again is safe/), retry: true });
   });
 
   it('blocks paying an expired request', async () => {
