@@ -23,7 +23,7 @@ export function CopyField({ label, value, id }: { label: string; value: string; 
           value={value}
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
           Copy
         </button>
       </div>
