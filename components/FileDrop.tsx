@@ -31,7 +31,6 @@ export function DropZone({
 }) {
   const [over, setOver] = useState(false);
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the controls inside are the keyboard path
     <section
       class={`drop${over ? ' over' : ''}`}
       aria-label={label}
