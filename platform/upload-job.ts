@@ -220,11 +220,18 @@ async function encryptToDisk(
 
 let swept = false;
 
+/** How long the server may stay silent (no upload progress, no answer) before we give up. */
+export const DEFAULT_SILENCE_MS = 60_000;
+
 export async function runUpload(
   file: File,
   target: UploadTarget,
   options: UploadOptions,
-  { onProgress = () => {}, signal }: { onProgress?: Progress; signal?: AbortSignal } = {},
+  {
+    onProgress = () => {},
+    signal,
+    timeoutMs = DEFAULT_SILENCE_MS,
+  }: { onProgress?: Progress; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<UploadOutcome> {
   if (!swept) {
     swept = true;
@@ -249,6 +256,7 @@ export async function runUpload(
       iv,
       transport: xhrTransport(XMLHttpRequest),
       signal,
+      timeoutMs,
       onProgress: (sent, total) => onProgress({ phase: 'uploading', done: sent, total }),
     });
     const entry: UploadEntry = {

@@ -217,6 +217,17 @@ export function App() {
               setProfile({ sizeLimit: mib > 0 ? mib * 2 ** 20 : undefined });
             }}
           />
+          <label for="timeout">Give up when the server is silent for (seconds)</label>
+          <input
+            id="timeout"
+            type="number"
+            min={5}
+            value={profile.timeoutSeconds ?? 60}
+            onInput={(e) => {
+              const seconds = Number(e.currentTarget.value);
+              setProfile({ timeoutSeconds: seconds >= 1 ? seconds : undefined });
+            }}
+          />
           <div class="row" style={{ marginTop: '12px' }}>
             <button id="test" type="button" class="secondary" disabled={testStatus?.busy} onClick={runTest}>
               Test connection

@@ -4,7 +4,14 @@ import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { formatBytes } from '../../components/format';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
-import { activeProfile, type Settings, sizeProblem, uploadOptions, uploadTarget } from '../../lib/settings';
+import {
+  activeProfile,
+  type Settings,
+  silenceMs,
+  sizeProblem,
+  uploadOptions,
+  uploadTarget,
+} from '../../lib/settings';
 import { UploadError } from '../../lib/upload';
 import { learnedLimit } from '../../lib/upload/limit';
 import { describeError } from '../../platform/describe-error';
@@ -80,7 +87,11 @@ export function App() {
           file,
           uploadTarget(profile.server, choices.variant),
           uploadOptions(choices),
-          { onProgress: (progress) => update(job.id, { progress }), signal: job.abort.signal },
+          {
+            onProgress: (progress) => update(job.id, { progress }),
+            signal: job.abort.signal,
+            timeoutMs: silenceMs(profile),
+          },
         );
         const copied = await navigator.clipboard.writeText(entry.link).then(
           () => true,

@@ -28,6 +28,8 @@ export interface Profile {
   defaults: UploadDefaults;
   /** Largest upload the server takes, in bytes, when known (set by hand or learned from a 413). */
   sizeLimit?: number;
+  /** Seconds the server may stay silent during an upload before Hushdrop gives up (default 60). */
+  timeoutSeconds?: number;
 }
 
 export interface Settings {
@@ -99,6 +101,7 @@ function normalizeProfile(p: any, i: number): Profile {
     defaults: { ...DEFAULT_UPLOAD, ...(p?.defaults ?? {}) },
   };
   if (typeof p?.sizeLimit === 'number' && p.sizeLimit > 0) out.sizeLimit = p.sizeLimit;
+  if (typeof p?.timeoutSeconds === 'number' && p.timeoutSeconds > 0) out.timeoutSeconds = p.timeoutSeconds;
   return out;
 }
 
@@ -174,4 +177,9 @@ export function sizeProblem(
 ): string | undefined {
   if (profile.sizeLimit === undefined || size <= profile.sizeLimit) return undefined;
   return `This file is ${formatBytes(size)}, but ${profile.name} takes at most ${formatBytes(profile.sizeLimit)}. Nothing was sent.`;
+}
+
+/** The silence an upload to this profile may meet before it fails, in ms (undefined: the default). */
+export function silenceMs(profile: Profile): number | undefined {
+  return profile.timeoutSeconds ? profile.timeoutSeconds * 1000 : undefined;
 }

@@ -1,7 +1,7 @@
 // Runs upload jobs in a document that outlives pages: the offscreen document (Chromium) or the
 // background page (Firefox). Reports each change of state through `report`.
 import { formatBytes } from '../../components/format';
-import { sizeProblem, uploadTarget } from '../../lib/settings';
+import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { UploadError } from '../../lib/upload';
 import { learnedLimit } from '../../lib/upload/limit';
 import { describeError } from '../describe-error';
@@ -80,6 +80,7 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
       req.options,
       {
         signal: abort.signal,
+        timeoutMs: silenceMs(req.profile),
         onProgress: (p) => update(p),
       },
     );

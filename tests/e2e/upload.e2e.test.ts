@@ -83,22 +83,25 @@ describe('upload page, client mode', () => {
   }
 });
 
-describe('upload failures are explained and leave no history', () => {
+describe('server faults: a clear sentence, nothing half written, and a retry that works', () => {
   const cases = [
     ['html-500', /500|server/i],
     ['error-200', /refused|disabled/i],
     ['too-large-413', /too large|big/i],
     ['close-mid-upload', /connection|network|reach/i],
+    ['malformed-json', /not with an upload result/i],
+    ['stall', /stopped responding/i],
   ] as const;
   for (const [fault, pattern] of cases) {
-    it(`shows a sentence for ${fault}`, async () => {
-      await browser.setSettings(serverSettings(server, 'current'));
+    it(`${fault}`, async () => {
+      // A short silence limit, so the stalled server is given up on in seconds.
+      await browser.setSettings(serverSettings(server, 'current', { timeoutSeconds: 3 }));
       const page = await browser.open('upload.html');
       const count = await historyCount(page);
       server.setFault(fault);
       try {
         await page.setInputFiles('#file', {
-          name: 'fail.bin',
+          name: `fail-${fault}.bin`,
           mimeType: 'application/octet-stream',
           buffer: randomBytes(256 * 1024),
         });
@@ -110,8 +113,27 @@ describe('upload failures are explained and leave no history', () => {
         expect(await historyCount(page)).toBe(count);
       } finally {
         server.setFault(null);
-        await page.close();
       }
+      await page.click('.job[data-state="failed"] button.retry');
+      await page.locator('.job[data-state="done"] input[id^="link-"]').waitFor({ timeout: 30_000 });
+      expect(await historyCount(page)).toBe(count + 1);
+      await page.close();
     });
   }
+
+  it('drip: a slow answer still completes', async () => {
+    await browser.setSettings(serverSettings(server, 'current'));
+    const page = await browser.open('upload.html');
+    server.setFault('drip', { once: true });
+    await page.setInputFiles('#file', {
+      name: 'drip.bin',
+      mimeType: 'application/octet-stream',
+      buffer: randomBytes(1000),
+    });
+    await page.click('#upload');
+    const link = page.locator('.job[data-state="done"] input[id^="link-"]');
+    await link.waitFor({ timeout: 60_000 });
+    expect(await link.inputValue()).toMatch(/#[A-Za-z0-9]{32}$/);
+    await page.close();
+  });
 });
