@@ -3,8 +3,8 @@
 // XHR for progress, then record it in history. The encryption runs in a dedicated worker that
 // writes through a sync access handle (platform/encrypt-worker.ts); where that is unavailable, it
 // runs here and writes through createWritable. Either way only one slice is in memory at a time.
-import { deriveIv, encryptBlob, randomKey } from '../lib/crypto';
-import type { UploadEntry } from '../lib/history';
+import { deriveIv, encryptBlob, randomKey, sha256Hex } from '../lib/crypto';
+import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
 import {
   deletionLink,
   sendUpload,
@@ -276,6 +276,7 @@ export async function runUpload(
       name: file.name || 'file',
       time: Date.now(),
       server: target.variant === 'legacy' ? target.addresses.baseUrl : target.addresses.apiUrl,
+      sha256: file.size <= HASHED_UP_TO ? await sha256Hex(file) : undefined,
     };
     for (const k of Object.keys(entry) as (keyof UploadEntry)[]) if (entry[k] === undefined) delete entry[k];
     if (signal?.aborted) {

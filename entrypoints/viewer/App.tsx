@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { formatBytes } from '../../components/format';
-import { LinkError, parseLink } from '../../lib/crypto';
-import type { UploadEntry } from '../../lib/history';
+import { LinkError, parseLink, sha256Hex } from '../../lib/crypto';
+import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
 import { listUploads } from '../../platform/history';
 import { fetchAndDecrypt, OpenLinkError, previewable, safeBlobType } from '../../platform/open-link';
 
@@ -11,6 +11,10 @@ interface Opened {
   name: string;
   type: string;
   known?: UploadEntry;
+  /** Against the SHA-256 recorded at upload time, when there is one. */
+  check: 'matches' | 'differs' | 'unknown';
+  /** The link's key is not the one Hushdrop made for this upload. */
+  otherKey: boolean;
   cleanup: () => Promise<void>;
 }
 
@@ -43,13 +47,18 @@ export function App() {
     }
     setState('working');
     try {
-      const known = (await listUploads()).find((u) => u.url === link.url && (!u.key || u.key === link.key));
+      const sameUrl = (await listUploads()).find((u) => u.url === link.url);
+      const otherKey = Boolean(sameUrl?.key && sameUrl.key !== link.key);
+      const known = otherKey ? undefined : sameUrl;
       const { file, contentType, cleanup } = await fetchAndDecrypt(link, {
         iv: known?.mode !== 'client' ? known?.iv : undefined,
         onProgress: setProgress,
       });
       const type = known?.type ?? contentType;
-      setOpened({ file, name: known?.name ?? nameFromUrl(link.url), type, known, cleanup });
+      let check: Opened['check'] = 'unknown';
+      if (known?.sha256 && file.size <= HASHED_UP_TO)
+        check = (await sha256Hex(file)) === known.sha256 ? 'matches' : 'differs';
+      setOpened({ file, name: known?.name ?? nameFromUrl(link.url), type, known, check, otherKey, cleanup });
       if (previewable(type)) setPreview(URL.createObjectURL(new Blob([file], { type })));
       setState('done');
     } catch (err) {
@@ -106,6 +115,23 @@ export function App() {
             <p class="ok">
               Decrypted {opened.name} ({formatBytes(opened.file.size)}).
             </p>
+            {opened.check === 'matches' && (
+              <p class="ok" id="check">
+                Checked: it is exactly the file you uploaded.
+              </p>
+            )}
+            {opened.check === 'differs' && (
+              <p class="error" id="check" role="alert">
+                This is not the file you uploaded: the download differs from it. The server may have changed
+                or damaged it.
+              </p>
+            )}
+            {opened.otherKey && (
+              <p class="warn" role="alert">
+                This key is not the one Hushdrop made when you uploaded this file, so the result is probably
+                unreadable.
+              </p>
+            )}
             {!opened.known && (
               <p class="small muted">
                 This format has no checksum: with a wrong key the result is unreadable rather than an error.

@@ -7,6 +7,7 @@ export {
   encryptBytes,
   type KeyMaterial,
 } from './cipher';
+export { sha256Hex } from './digest';
 export { deriveIv } from './iv';
 export { LINK_KEY_LENGTHS, LinkError, type LinkProblem, makeLink, type ParsedLink, parseLink } from './link';
 export {

@@ -22,7 +22,12 @@ export interface UploadEntry {
   /** ms since the epoch */
   time: number;
   server: string;
+  /** SHA-256 of the original bytes (hex), kept for files up to HASHED_UP_TO so the viewer can check a download. */
+  sha256?: string;
 }
+
+/** Files up to this size get their SHA-256 recorded (WebCrypto hashes in one call, so the bytes are read whole). */
+export const HASHED_UP_TO = 64 * 1024 * 1024;
 
 export class HistoryImportError extends Error {
   override name = 'HistoryImportError';
@@ -39,6 +44,7 @@ function entryProblem(e: any): string | undefined {
     if (!str(e[k])) return `has no ${k}`;
   for (const k of ['key', 'iv', 'deletionLink', 'expirationDate'] as const)
     if (!optStr(e[k])) return `has an invalid ${k}`;
+  if (e.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(e.sha256)) return 'has an invalid sha256';
   if (!num(e.size) || !num(e.time)) return 'has no size or time';
   if (e.variant !== 'legacy' && e.variant !== 'current') return 'has an unknown variant';
   if (e.mode !== 'client' && e.mode !== 'server' && e.mode !== 'none') return 'has an unknown mode';

@@ -219,6 +219,7 @@ describe('history and viewer', () => {
 
     const viewer = await browser.open(`viewer.html#${link}`);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
+    expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
     const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
     expect(download.suggestedFilename()).toBe('photo.bin');
     const saved = readFileSync((await download.path())!);

@@ -2,6 +2,7 @@
 // imports, bogus links, a full disk while writing history, and an update of the history
 // database from its first schema.
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,22 @@ describe('bogus links in the viewer', () => {
     const wrong = `${link.split('#')[0]}#${'A'.repeat(32)}`;
     const viewer = await browser.open(`viewer.html#${wrong}`);
     await viewer.locator('#save').waitFor({ timeout: 20_000 });
-    expect(await viewer.locator('#result').textContent()).toMatch(/no checksum|wrong key/);
+    expect(await viewer.locator('#result').textContent()).toMatch(/not the one Hushdrop made/);
+    expect(await viewer.locator('#result').textContent()).toMatch(/no checksum/);
+    await viewer.close();
+  });
+
+  it('a file changed on the server is caught by the hash recorded at upload', async () => {
+    const page = await upload('changed.txt', Buffer.from('the original words'));
+    const link = await page.locator('.job[data-state="done"] input[id^="link-"]').inputValue();
+    await page.close();
+    const stored = ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!)!;
+    const bytes = readFileSync(stored.path);
+    bytes[3]! ^= 0x01;
+    writeFileSync(stored.path, bytes);
+    const viewer = await browser.open(`viewer.html#${link}`);
+    await viewer.locator('#save').waitFor({ timeout: 20_000 });
+    expect(await viewer.locator('#check').textContent()).toMatch(/not the file you uploaded/);
     await viewer.close();
   });
 });
