@@ -55,6 +55,7 @@ describe('history export and import', () => {
       /link that is not a web address/,
     ],
     ['an unknown mode', exportHistory([{ ...entry(1), mode: 'weird' as any }]), /unknown mode/],
+    ['a bad hash', exportHistory([{ ...entry(1), sha256: 'not-hex' }]), /invalid sha256/],
   ])('refuses %s with a sentence', (_, text, message) => {
     expect(() => parseHistoryExport(text)).toThrow(HistoryImportError);
     expect(() => parseHistoryExport(text)).toThrow(message);
