@@ -410,3 +410,27 @@ describe('extra trusted roots in the options', () => {
     await trusted.close();
   });
 });
+
+describe('the extension CSP', () => {
+  // Playwright's evaluate runs outside the page's CSP for its own task, so the decoding must be
+  // driven by the page itself (it decodes on load), and the CSP checked from a timer callback,
+  // which runs on the page's own path.
+  const evalFromTimer = () =>
+    new Promise<string>((resolve) =>
+      setTimeout(() => {
+        try {
+          resolve(String(Function('return "eval allowed"')()));
+        } catch (err) {
+          resolve(String((err as Error).name));
+        }
+      }),
+    );
+
+  it('forbids eval in the payment page, whose own load decoded and verified the request, and in the worker', async () => {
+    const page = await openRequest('sha256');
+    expect(await verdictOf(page)).toBe('verified');
+    expect(await page.evaluate(evalFromTimer)).toBe('EvalError');
+    expect(await browser.sw.evaluate(evalFromTimer)).toBe('EvalError');
+    await page.close();
+  });
+});
