@@ -7,6 +7,6 @@ describe('sha256Hex', () => {
     const data = randomBytes(100_003);
     const expected = createHash('sha256').update(data).digest('hex');
     expect(await sha256Hex(new Uint8Array(data))).toBe(expected);
-    expect(await sha256Hex(new Blob([data]))).toBe(expected);
+    expect(await sha256Hex(new Blob([new Uint8Array(data)]))).toBe(expected);
   });
 });

@@ -1,37 +1,12 @@
-import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
+import { openLink, seriousViolations } from './checks';
 import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
 import { type Site, startSite } from './pages';
 
 declare const chrome: any;
-declare const axe: any;
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const ivFromKey = (key: string) =>
-  [...createHash('sha256').update(key, 'utf8').digest().subarray(0, 16)]
-    .map((b) => ALPHABET[b % 62])
-    .join('');
-
-/** Fetches what a link points at and decrypts it with the key in its fragment. */
-async function openLink(link: string): Promise<Buffer> {
-  const [url, key] = link.split('#') as [string, string];
-  const cipher = Buffer.from(await (await fetch(url)).arrayBuffer());
-  const d = createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), Buffer.from(ivFromKey(key), 'utf8'));
-  return Buffer.concat([d.update(cipher), d.final()]);
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-}
 
 let browser: ExtensionBrowser;
 let ref: TestServer;

@@ -1,8 +1,3 @@
-// The payment side end to end: the local test merchant's shop page, the content script's badge,
-// the payment page for every kind of request, the Payment / PaymentACK exchange, and the
-// options section for extra trusted roots.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, describeScript } from '../../lib/payments/addresses';
@@ -15,19 +10,10 @@ import {
   startMerchant,
 } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
+import { seriousViolations } from './checks';
 import { type ExtensionBrowser, launchExtension, screenshot } from './harness';
 
 declare const chrome: any;
-declare const axe: any;
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(() => axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations
-    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v: any) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(' ')).join(', ')})`);
-}
 
 const PAY_TO = describeScript(PAY_TO_SCRIPT, 'main').address!;
 const REFUND = describeScript(Uint8Array.from(Buffer.from(`76a914${'11'.repeat(20)}88ac`, 'hex')), 'main')

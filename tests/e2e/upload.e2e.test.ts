@@ -1,17 +1,11 @@
-import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findInRecorded, type ReferenceServer, startServer } from '../server/server';
+import { decipherFor } from './checks';
 import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
-
-// The documented IV rule, written again here so the test checks the README, not the code.
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-function ivFromKey(key: string): string {
-  const h = createHash('sha256').update(key, 'utf8').digest();
-  return [...h.subarray(0, 16)].map((b) => ALPHABET[b % 62]).join('');
-}
 
 let browser: ExtensionBrowser;
 let server: ReferenceServer;
@@ -55,11 +49,7 @@ describe('upload page, client mode', () => {
       const cipher = Buffer.from(await res.arrayBuffer());
       expect(cipher.length).toBe(original.length);
       expect(cipher.equals(original)).toBe(false);
-      const d = createDecipheriv(
-        'aes-256-ctr',
-        Buffer.from(key, 'utf8'),
-        Buffer.from(ivFromKey(key), 'utf8'),
-      );
+      const d = decipherFor(key);
       const plain = Buffer.concat([d.update(cipher), d.final()]);
       expect(plain.equals(original)).toBe(true);
 
