@@ -70,9 +70,11 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
   const access = await openTarget(job.name);
   if (typeof access === 'string') return { type: 'unsupported', reason: access };
   try {
-    access.truncate(0);
-    const cipher = await createCipher(job.key, job.iv);
     const total = job.file.size;
+    // Sized once up front, so no write has to grow the file (Chromium checks quota for each growth;
+    // writing 1 GiB took 0.5–0.7 s this way against 0.7–3.5 s), and a lack of space shows at once.
+    access.truncate(total);
+    const cipher = await createCipher(job.key, job.iv);
     // Reading (browser process), encrypting (WebCrypto's threads) and writing (this thread)
     // overlap: while one slice is written, up to AHEAD more are being read and encrypted.
     const queue: Promise<Uint8Array<ArrayBuffer>>[] = [];
@@ -95,16 +97,18 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
       }
     };
     let reported = 0;
+    let written = 0;
     for (let offset = 0; offset < total; ) {
       if (cancelled) return { type: 'cancelled' };
       fill();
       const cipherText = await queue.shift()!;
       if (cancelled) return { type: 'cancelled' };
-      const written = access.write(cipherText, { at: offset });
-      if (written !== cipherText.length)
+      const count = access.write(cipherText, { at: offset });
+      if (count !== cipherText.length)
         throw new Error(
-          `Only ${written} of ${cipherText.length} bytes were written at ${offset} (disk full?).`,
+          `Only ${count} of ${cipherText.length} bytes were written at ${offset} (disk full?).`,
         );
+      written += count;
       offset += cipherText.length;
       const now = Date.now();
       if (now - reported >= REPORT_EVERY_MS || offset === total) {
@@ -114,7 +118,8 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
     }
     access.flush();
     const size = access.getSize();
-    if (size !== total) throw new Error(`The encrypted copy has ${size} bytes instead of ${total}.`);
+    if (size !== total || written !== total)
+      throw new Error(`The encrypted copy has ${written} bytes written and ${size} in all, not ${total}.`);
     return { type: 'done', size };
   } finally {
     access.close();
