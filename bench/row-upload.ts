@@ -1,0 +1,130 @@
+// Rows b and c: a 1 GiB upload through the extension's upload page to the reference server on
+// loopback, in client mode (encrypted) and plain mode (mode none), against `curl -F file=@…` of the
+// same file to the same server; and the browser's peak memory during each extension upload.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BenchBrowser, opfsSettled, sampler, settingsFor } from './chromium';
+import { GIB, median, now, run, sleep, writeRandomFile } from './common';
+import { type BenchServer, benchSettings } from './server';
+
+export interface UploadRun {
+  ms: number;
+  /** Client mode: from the click to the start of the upload phase (reading, encrypting, writing). */
+  encryptMs: number;
+  /** Peak of the summed RSS minus the idle median just before, in bytes. */
+  extraRss: number;
+  idleRss: number;
+}
+
+export interface UploadResult {
+  size: number;
+  curl: number[];
+  client: UploadRun[];
+  none: UploadRun[];
+}
+
+async function curlUpload(server: BenchServer, path: string): Promise<number> {
+  const t0 = now();
+  const code = await run('curl', [
+    '-sS',
+    '-o',
+    '/dev/null',
+    '-w',
+    '%{http_code}',
+    '-H',
+    'Expect:',
+    '-F',
+    `file=@${path};type=application/octet-stream`,
+    '-F',
+    'genDeletionKey=true',
+    `${server.apiUrl}/v1/Upload`,
+  ]);
+  const ms = now() - t0;
+  if (code.trim() !== '200') throw new Error(`curl upload answered HTTP ${code}`);
+  return ms;
+}
+
+async function extensionUpload(
+  b: BenchBrowser,
+  server: BenchServer,
+  path: string,
+  mode: 'client' | 'none',
+): Promise<UploadRun> {
+  await settingsFor(b, benchSettings(server, mode));
+  const page = await b.ctx.newPage();
+  try {
+    await page.goto(b.url('upload.html'));
+    await page.locator('#upload').waitFor();
+    await opfsSettled(page);
+    await page.setInputFiles('#file', path);
+    // Idle: the page is loaded and the file chosen; give the browser a moment, then 2 s of samples.
+    await sleep(1000);
+    const idle = sampler(() => b.rss());
+    await sleep(2000);
+    const idleRss = median(idle.stop());
+    const busy = sampler(() => b.rss());
+    // The page times itself: from the click to the first render of the finished (or failed) job.
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      const observer = new MutationObserver(() => {
+        // The label reads "Uploading… 0 %" before the first progress report: wait for "Encrypting" first.
+        const label = document.querySelector('.job label')?.textContent ?? '';
+        if (label.startsWith('Encrypting')) g.benchEncrypting = true;
+        else if (g.benchEncrypting && !g.benchUploading && label.startsWith('Uploading'))
+          g.benchUploading = performance.now();
+        const job = document.querySelector('.job[data-state="done"], .job[data-state="failed"]');
+        if (!job) return;
+        g.benchEnd = { t: performance.now(), state: job.getAttribute('data-state'), text: job.textContent };
+        observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+      g.benchStart = performance.now();
+      (document.querySelector('#upload') as HTMLButtonElement).click();
+    });
+    await page.waitForFunction(() => (globalThis as any).benchEnd, undefined, {
+      timeout: 600_000,
+      polling: 100,
+    });
+    const samples = busy.stop();
+    const end = await page.evaluate(() => {
+      const g = globalThis as any;
+      return {
+        ms: g.benchEnd.t - g.benchStart,
+        encryptMs: g.benchUploading ? g.benchUploading - g.benchStart : 0,
+        state: g.benchEnd.state,
+        text: g.benchEnd.text,
+      };
+    });
+    if (end.state !== 'done') throw new Error(`The ${mode} upload failed: ${end.text}`);
+    // The encrypted copy is removed after the link is shown; wait for it before the next run.
+    await opfsSettled(page);
+    return { ms: end.ms, encryptMs: end.encryptMs, extraRss: Math.max(...samples) - idleRss, idleRss };
+  } finally {
+    await page.close();
+  }
+}
+
+export async function uploadRow(
+  b: BenchBrowser,
+  server: BenchServer,
+  tmp: string,
+  reps: number,
+  size = GIB,
+): Promise<UploadResult> {
+  const path = join(tmp, 'upload-1g.bin');
+  await writeRandomFile(path, size);
+  const result: UploadResult = { size, curl: [], client: [], none: [] };
+  try {
+    for (let r = 0; r < reps; r++) {
+      result.curl.push(await curlUpload(server, path));
+      server.clearFiles();
+      result.client.push(await extensionUpload(b, server, path, 'client'));
+      server.clearFiles();
+      result.none.push(await extensionUpload(b, server, path, 'none'));
+      server.clearFiles();
+    }
+  } finally {
+    rmSync(path, { force: true });
+  }
+  return result;
+}

@@ -1,0 +1,79 @@
+// The reference upload server in a process of its own (so its work is not mixed with the bench's
+// own), on a free loopback port, with its data in `dataDir`.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stop } from './common';
+
+export interface BenchServer {
+  baseUrl: string;
+  apiUrl: string;
+  uploadUrl: string;
+  process: ChildProcess;
+  /** Deletes the stored upload files (the server forgets nothing, but the disk is freed). */
+  clearFiles(): void;
+  close(): Promise<void>;
+}
+
+export async function startBenchServer(dataDir: string): Promise<BenchServer> {
+  const tsx = resolve('node_modules/.bin/tsx');
+  const child = spawn(tsx, ['tests/server/main.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: Record<string, string> = {};
+  await new Promise<void>((done, fail) => {
+    let buffered = '';
+    const onData = (d: Buffer) => {
+      buffered += d;
+      for (const m of buffered.matchAll(/^(base_url|api_url|upload_url)=(\S+)$/gm)) lines[m[1]!] = m[2]!;
+      if (lines.base_url && lines.api_url && lines.upload_url) {
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
+        done();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`reference server exited early (${code})`)));
+  });
+  const files = join(dataDir, 'files');
+  return {
+    baseUrl: lines.base_url!,
+    apiUrl: lines.api_url!,
+    uploadUrl: lines.upload_url!,
+    process: child,
+    clearFiles() {
+      for (const name of readdirSync(files)) rmSync(join(files, name), { force: true });
+    },
+    close: () => stop(child),
+  };
+}
+
+/** One profile pointing at the bench server (current variant) with the given upload mode. */
+export function benchSettings(server: BenchServer, mode: 'client' | 'none') {
+  return {
+    profiles: [
+      {
+        id: 'bench',
+        name: 'Bench server',
+        server: {
+          variant: 'current',
+          baseUrl: server.baseUrl,
+          apiUrl: server.apiUrl,
+          uploadUrl: server.uploadUrl,
+          username: '',
+          token: '',
+        },
+        defaults: {
+          mode,
+          saveKey: true,
+          genDeletionKey: true,
+          expireUnit: 'never',
+          expireLength: 1,
+          doNotTrack: true,
+        },
+      },
+    ],
+    activeProfileId: 'bench',
+  };
+}

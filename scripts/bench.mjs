@@ -1,0 +1,30 @@
+// npm run bench: builds the extension (unless --no-build), then runs bench/run.ts under tsx and
+// prints its table. Stops the run if it takes longer than 10 minutes. Method: bench/README.md.
+// Env: BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), CHROME_PATH.
+import { spawn, spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const LIMIT_MS = 10 * 60 * 1000;
+const root = resolve(import.meta.dirname, '..');
+const bin = (name) => resolve(root, 'node_modules/.bin', name);
+
+if (!process.argv.includes('--no-build')) {
+  console.error('[bench] building the extension (npx wxt build)…');
+  const built = spawnSync(bin('wxt'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) {
+    console.error(
+      '[bench] the build failed; fix it or run with --no-build to use .output/chrome-mv3 as it is',
+    );
+    process.exit(1);
+  }
+}
+
+const child = spawn(bin('tsx'), ['bench/run.ts'], { cwd: root, stdio: 'inherit' });
+const timer = setTimeout(() => {
+  console.error(`[bench] over ${LIMIT_MS / 60000} minutes: stopping`);
+  child.kill('SIGTERM');
+}, LIMIT_MS);
+child.on('exit', (code, signal) => {
+  clearTimeout(timer);
+  process.exit(code ?? (signal ? 1 : 0));
+});
