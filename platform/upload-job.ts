@@ -2,7 +2,7 @@
 // (Firefox): encrypt (client mode) slice by slice into a disk-backed OPFS file, send that file with
 // XHR for progress, then record it in history. The encryption runs in a dedicated worker that
 // writes through a sync access handle (platform/encrypt-worker.ts); where that is unavailable, it
-// runs here and writes through createWritable. Either way only one slice is in memory at a time.
+// runs here and writes through createWritable. Either way only a few 1 MiB slices are in memory.
 import { deriveIv, encryptBlob, randomKey, sha256Hex } from '../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
 import {
