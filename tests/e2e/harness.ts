@@ -74,7 +74,9 @@ export async function historyCount(page: Page): Promise<number> {
     () =>
       new Promise<number>((res, rej) => {
         const open = indexedDB.open('hushdrop');
-        open.onerror = () => rej(open.error);
+        // No database yet: do not create an empty one under the extension's feet.
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => (open.error?.name === 'AbortError' ? res(0) : rej(open.error));
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('uploads')) return res(0);
