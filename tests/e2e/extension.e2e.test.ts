@@ -249,3 +249,44 @@ describe('history and viewer', () => {
     await page.close();
   });
 });
+
+describe('work that outlives its page', () => {
+  it('a popup upload finishes after the popup closes and the service worker is stopped', async () => {
+    const popup = await browser.open('popup.html');
+    const size = 160 * 1024 * 1024;
+    await popup.evaluate((n) => {
+      const bytes = new Uint8Array(n);
+      for (let i = 0; i < n; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'outlives.bin', { type: 'application/octet-stream' }));
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+    }, size);
+    await expect.poll(async () => (await jobs()).some((j) => j.name === 'outlives.bin')).toBe(true);
+    await popup.close();
+
+    // Stop the service worker, as Chromium does when it idles; the offscreen document goes on,
+    // and its next message wakes a new worker.
+    const page = await browser.open('history.html');
+    const cdp = await browser.ctx.newCDPSession(page);
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.includes(browser.extId))!;
+    expect((await cdp.send('Target.closeTarget', { targetId: worker.targetId })).success).toBe(true);
+    await expect
+      .poll(async () =>
+        (await cdp.send('Target.getTargets')).targetInfos.some((t) => t.targetId === worker.targetId),
+      )
+      .toBe(false);
+    const sessionJobs = async (): Promise<any[]> =>
+      Object.values((await page.evaluate(() => chrome.storage.session.get('jobs'))).jobs ?? {});
+    const find = async () => (await sessionJobs()).find((j) => j.name === 'outlives.bin');
+    expect((await find())?.state).toBe('running');
+    await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
+    const job = await find();
+    expect(job.state, job.error).toBe('done');
+    const fileName = new URL(job.link.split('#')[0]).pathname.split('/').pop();
+    expect(ref.server.stored(fileName)?.contentLength).toBe(size);
+    // A new worker took the messages.
+    expect(browser.ctx.serviceWorkers().length).toBeGreaterThan(0);
+    await page.close();
+  });
+});
