@@ -283,7 +283,7 @@ describe('work that outlives its page', () => {
     await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
     const job = await find();
     expect(job.state, job.error).toBe('done');
-    const fileName = new URL(job.link.split('#')[0]).pathname.split('/').pop();
+    const fileName = new URL(job.link.split('#')[0]).pathname.split('/').pop()!;
     expect(ref.server.stored(fileName)?.contentLength).toBe(size);
     // A new worker took the messages.
     expect(browser.ctx.serviceWorkers().length).toBeGreaterThan(0);

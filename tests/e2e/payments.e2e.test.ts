@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, describeScript } from '../../lib/payments/addresses';
 import {
   HTML_MEMO,
+  HTML_MERCHANT,
   type Merchant,
   PAY_TO_SCRIPT,
   PAYMENT_AMOUNT,
@@ -216,6 +217,27 @@ describe('what the payment page shows for each kind of request', () => {
     expect(await page.locator('main script, main b').count()).toBe(0);
     expect(dialogs).toBe(0);
     await screenshot(page, 'payment-html-memo');
+    await page.close();
+  });
+
+  it('shows a merchant name carrying HTML as literal text', async () => {
+    const page = await browser.ctx.newPage();
+    let dialogs = 0;
+    page.on('dialog', (dialog) => {
+      dialogs++;
+      dialog.dismiss().catch(() => {});
+    });
+    const q = new URLSearchParams({ r: merchant.requestUrl('html-merchant'), page: merchant.pageUrl });
+    await page.goto(browser.url(`payment.html?${q}`));
+    await page.locator('#verdict').waitFor({ timeout: 30_000 });
+    expect(await verdictOf(page)).toBe('verified');
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).toContain(HTML_MERCHANT);
+    expect(text).toContain('<script>alert("org")</script>');
+    expect(await page.locator('img[src=x]').count()).toBe(0);
+    expect(await page.locator('main script').count()).toBe(0);
+    expect(dialogs).toBe(0);
+    await screenshot(page, 'payment-html-merchant');
     await page.close();
   });
 

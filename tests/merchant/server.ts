@@ -31,6 +31,8 @@ export const REQUEST_KINDS = [
   'unsigned',
   /** Signed, with an HTML/script memo, to check it renders as inert text. */
   'html-memo',
+  /** Signed by a merchant whose certificate names carry HTML/script. */
+  'html-merchant',
   /** Signed, then one byte of the details changed: the signature no longer matches. */
   'tampered',
   /** Signed, for the test network. */
@@ -43,6 +45,7 @@ export const REQUEST_KINDS = [
 
 export type RequestKind = (typeof REQUEST_KINDS)[number];
 
+export const HTML_MERCHANT = '<img src=x onerror=alert(2)>.example';
 export const HTML_MEMO = '<img src=x onerror=alert(1)><script>alert("memo")</script> & <b>bold?</b>';
 export const PAYMENT_AMOUNT = 150_000n;
 /** hash160 0x42… as P2PKH: what the shop asks to be paid to. */
@@ -105,6 +108,11 @@ export async function startMerchant(options: { port?: number } = {}): Promise<Me
   const merchantName = { organization: 'Hushdrop Test Shop', dnsNames: ['127.0.0.1', 'localhost'] };
   const leaf = await issue(root, { commonName: '127.0.0.1', ...merchantName });
   const leafSha1 = await issue(root, { commonName: '127.0.0.1', ...merchantName, hash: 'SHA-1' });
+  const htmlLeaf = await issue(root, {
+    commonName: HTML_MERCHANT,
+    organization: '<script>alert("org")</script> Shop',
+    dnsNames: ['html-merchant.example'],
+  });
   const expiredLeaf = await issue(root, {
     commonName: '127.0.0.1',
     ...merchantName,
@@ -139,7 +147,9 @@ export async function startMerchant(options: { port?: number } = {}): Promise<Me
         ? { chain: [leafSha1.der], privateKey: leafSha1.keys.privateKey }
         : kind === 'expired-cert'
           ? { chain: [expiredLeaf.der], privateKey: expiredLeaf.keys.privateKey }
-          : { chain: [leaf.der], privateKey: leaf.keys.privateKey };
+          : kind === 'html-merchant'
+            ? { chain: [htmlLeaf.der], privateKey: htmlLeaf.keys.privateKey }
+            : { chain: [leaf.der], privateKey: leaf.keys.privateKey };
     const bytes = await buildPaymentRequest({
       details,
       signer,
