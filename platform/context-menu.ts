@@ -1,5 +1,6 @@
 // Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
 import { browser } from 'wxt/browser';
+import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
 import { startJob } from './jobs/host';
 import type { UploadSource } from './messages';
 import { stageFile } from './staging';
@@ -66,23 +67,6 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-function fileNameOf(url: string, type: string): string {
-  if (!url.startsWith('data:') && !url.startsWith('blob:')) {
-    try {
-      const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-      if (last) return decodeURIComponent(last);
-    } catch {
-      // fall through
-    }
-  }
-  const ext = type.split('/')[1]?.split(/[+;]/)[0] ?? 'bin';
-  return `upload-${stamp()}.${ext}`;
-}
-
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-}
-
 /** Bytes from the page when it can give them, else a URL the extension fetches itself. */
 async function sourceForUrl(
   url: string,
@@ -98,7 +82,7 @@ async function sourceForUrl(
       });
       const r = res?.result as Awaited<ReturnType<typeof fetchInPage>> | undefined;
       if (r && 'base64' in r) {
-        const file = new File([bytesOf(r.base64)], fileNameOf(url, r.type), { type: r.type });
+        const file = new File([bytesOf(r.base64)], fileNameFromUrl(url, r.type, 'upload'), { type: r.type });
         return { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
       }
     } catch {
@@ -134,7 +118,7 @@ export async function onMenuClick(
     else if (info.menuItemId === MENU.link && info.linkUrl)
       source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId);
     else if (info.menuItemId === MENU.selection && info.selectionText)
-      source = { kind: 'text', text: info.selectionText, name: `selection-${stamp()}.txt` };
+      source = { kind: 'text', text: info.selectionText, name: `selection-${fileStamp()}.txt` };
     else if (info.menuItemId === MENU.page) {
       const dataUrl = await browser.tabs.captureVisibleTab(
         tab?.windowId ?? browser.windows.WINDOW_ID_CURRENT,
@@ -142,9 +126,13 @@ export async function onMenuClick(
           format: 'png',
         },
       );
-      const file = new File([bytesOf(dataUrl.slice(dataUrl.indexOf(',') + 1))], `screenshot-${stamp()}.png`, {
-        type: 'image/png',
-      });
+      const file = new File(
+        [bytesOf(dataUrl.slice(dataUrl.indexOf(',') + 1))],
+        `screenshot-${fileStamp()}.png`,
+        {
+          type: 'image/png',
+        },
+      );
       source = { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
     } else return undefined;
     return await startJob(source);

@@ -3,6 +3,7 @@ import { offerDownload } from '../../components/download';
 import { formatBytes } from '../../components/format';
 import { LinkError, parseLink, sha256Hex } from '../../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
+import { fileNameFromUrl } from '../../lib/history/file-names';
 import { listUploads } from '../../platform/history';
 import { fetchAndDecrypt, OpenLinkError, previewable, safeBlobType } from '../../platform/open-link';
 
@@ -16,11 +17,6 @@ interface Opened {
   /** The link's key is not the one Hushdrop made for this upload. */
   otherKey: boolean;
   cleanup: () => Promise<void>;
-}
-
-function nameFromUrl(url: string) {
-  const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-  return last ? decodeURIComponent(last) : 'download';
 }
 
 export function App() {
@@ -58,7 +54,15 @@ export function App() {
       let check: Opened['check'] = 'unknown';
       if (known?.sha256 && file.size <= HASHED_UP_TO)
         check = (await sha256Hex(file)) === known.sha256 ? 'matches' : 'differs';
-      setOpened({ file, name: known?.name ?? nameFromUrl(link.url), type, known, check, otherKey, cleanup });
+      setOpened({
+        file,
+        name: known?.name ?? fileNameFromUrl(link.url, contentType),
+        type,
+        known,
+        check,
+        otherKey,
+        cleanup,
+      });
       if (previewable(type)) setPreview(URL.createObjectURL(new Blob([file], { type })));
       setState('done');
     } catch (err) {

@@ -1,6 +1,7 @@
 // Runs upload jobs in a document that outlives pages: the offscreen document (Chromium) or the
 // background page (Firefox). Reports each change of state through `report`.
 import { formatBytes } from '../../components/format';
+import { fileNameFromUrl } from '../../lib/history/file-names';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { UploadError } from '../../lib/upload';
 import { learnedLimit } from '../../lib/upload/limit';
@@ -10,17 +11,6 @@ import { dropStagedFile, takeStagedFile } from '../staging';
 import { runUpload } from '../upload-job';
 
 const running = new Map<string, AbortController>();
-
-function nameFromUrl(url: string, type: string): string {
-  try {
-    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-    if (last) return decodeURIComponent(last);
-  } catch {
-    // fall through
-  }
-  const ext = type.split('/')[1]?.split(/[+;]/)[0];
-  return `download${ext ? `.${ext}` : ''}`;
-}
 
 async function resolveSource(source: UploadSource, signal: AbortSignal): Promise<File> {
   if (source.kind === 'staged') {
@@ -38,14 +28,14 @@ async function resolveSource(source: UploadSource, signal: AbortSignal): Promise
   }
   if (!res.ok) throw new Error(`The file could not be fetched from the page (HTTP ${res.status}).`);
   const blob = await res.blob();
-  return new File([blob], source.name ?? nameFromUrl(source.url, blob.type), { type: blob.type });
+  return new File([blob], source.name ?? fileNameFromUrl(source.url, blob.type), { type: blob.type });
 }
 
 export async function runJob(req: JobRequest, report: (s: JobState) => void): Promise<void> {
   const abort = new AbortController();
   running.set(req.jobId, abort);
   const name =
-    req.source.kind === 'url' ? (req.source.name ?? nameFromUrl(req.source.url, '')) : req.source.name;
+    req.source.kind === 'url' ? (req.source.name ?? fileNameFromUrl(req.source.url)) : req.source.name;
   let state: JobState = {
     id: req.jobId,
     profileId: req.profile.id,
