@@ -4,6 +4,7 @@ import { browser } from 'wxt/browser';
 import { activeProfile, uploadOptions } from '../../lib/settings';
 import { type JobRequest, type JobState, sendMessage, type UploadSource } from '../messages';
 import { loadSettings, updateProfile } from '../settings';
+import { newJobState } from './new-job';
 import { changeJobs } from './state';
 
 const OFFSCREEN = 'offscreen.html';
@@ -59,30 +60,17 @@ export async function startJob(source: UploadSource, profileId?: string): Promis
     variant: profile.server.variant,
     options: uploadOptions(profile.defaults),
   };
-  const name = source.kind === 'url' ? (source.name ?? source.url) : source.name;
   await changeJobs((jobs) => {
-    jobs[jobId] = {
-      id: jobId,
-      name,
-      state: 'running',
-      phase: 'preparing',
-      done: 0,
-      total: 0,
-      startedAt: Date.now(),
-    };
+    jobs[jobId] = newJobState(req);
   });
   await showBadge();
   try {
     await dispatch(req);
   } catch (err) {
     await onJobUpdate({
-      id: jobId,
-      name,
+      ...newJobState(req),
       state: 'failed',
-      done: 0,
-      total: 0,
       error: `The upload could not start: ${String(err)}`,
-      startedAt: Date.now(),
     });
   }
   return jobId;

@@ -9,6 +9,7 @@ import { describeError } from '../describe-error';
 import type { JobRequest, JobState, UploadSource } from '../messages';
 import { dropStagedFile, takeStagedFile } from '../staging';
 import { runUpload } from '../upload-job';
+import { newJobState } from './new-job';
 
 const running = new Map<string, AbortController>();
 
@@ -34,18 +35,7 @@ async function resolveSource(source: UploadSource, signal: AbortSignal): Promise
 export async function runJob(req: JobRequest, report: (s: JobState) => void): Promise<void> {
   const abort = new AbortController();
   running.set(req.jobId, abort);
-  const name =
-    req.source.kind === 'url' ? (req.source.name ?? fileNameFromUrl(req.source.url)) : req.source.name;
-  let state: JobState = {
-    id: req.jobId,
-    profileId: req.profile.id,
-    name,
-    state: 'running',
-    phase: 'preparing',
-    done: 0,
-    total: 0,
-    startedAt: Date.now(),
-  };
+  let state: JobState = newJobState(req);
   let last = 0;
   const update = (patch: Partial<JobState>, force = false) => {
     const phaseChanged = patch.phase !== undefined && patch.phase !== state.phase;
