@@ -88,7 +88,7 @@ export function UploadRow({
           </button>
           <a
             class="button secondary"
-            href={entry.mode === 'client' ? viewerUrl(entry.link) : entry.link}
+            href={entry.link.includes('#') ? viewerUrl(entry.link) : entry.link}
             target="_blank"
             rel="noreferrer noopener"
             aria-label={`Open ${entry.name}`}

@@ -285,3 +285,37 @@ describe('work that outlives its page', () => {
     await page.close();
   });
 });
+
+describe('server-side encryption', () => {
+  it('a server-encrypted upload whose key the server did not keep opens in the viewer with the server’s IV', async () => {
+    const original = randomBytes(200_000);
+    const upload = await browser.open('upload.html');
+    await upload.getByLabel('Let the server encrypt').check();
+    await upload.getByLabel(/Server keeps the key/).uncheck();
+    await upload.setInputFiles('#file', {
+      name: 'server-side.bin',
+      mimeType: 'application/octet-stream',
+      buffer: original,
+    });
+    await upload.click('#upload');
+    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
+    await field.waitFor({ timeout: 30_000 });
+    const link = await field.inputValue();
+    expect(link).toMatch(/#[A-Za-z0-9]{32}$/);
+    const stored = ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!)!;
+    expect(stored.saved).toBe(false);
+    await upload.close();
+
+    const history = await browser.open('history.html');
+    const row = history.locator('tbody tr', { hasText: 'server-side.bin' });
+    const [viewer] = await Promise.all([
+      browser.ctx.waitForEvent('page'),
+      row.getByRole('link', { name: /Open/ }).click(),
+    ]);
+    await viewer.locator('#save').waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
+    expect(readFileSync((await download.path())!).equals(original)).toBe(true);
+    await viewer.close();
+    await history.close();
+  });
+});
