@@ -319,3 +319,65 @@ describe('server-side encryption', () => {
     await history.close();
   });
 });
+
+describe("Teknik's download page", () => {
+  it('the viewer follows the page a Teknik server sends instead of the bytes, for client and server encryption', async () => {
+    const teknik = await startTestServer({ downloadPage: true });
+    try {
+      await browser.setSettings(serverSettings(teknik.server, 'current'));
+      const original = randomBytes(300_000);
+      const upload = await browser.open('upload.html');
+      await upload.setInputFiles('#file', {
+        name: 'page.bin',
+        mimeType: 'application/octet-stream',
+        buffer: original,
+      });
+      await upload.click('#upload');
+      const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
+      await field.waitFor({ timeout: 30_000 });
+      const clientLink = await field.inputValue();
+      await upload.close();
+      expect((await fetch(clientLink.split('#')[0]!)).headers.get('content-type')).toMatch(/text\/html/);
+
+      // Server encryption with a key the server does not keep: its link carries the server's key.
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ encrypt: 'true', saveKey: 'false', genDeletionKey: 'false' }))
+        form.append(k, v);
+      form.append('file', new Blob([new Uint8Array(original)]), 'server.bin');
+      const made = await (
+        await fetch(`${teknik.server.apiUrl}/v1/Upload`, { method: 'POST', body: form })
+      ).json();
+      const serverLink: string = made.result.url;
+      expect(serverLink).toContain('#');
+
+      for (const link of [clientLink, serverLink]) {
+        const viewer = await browser.open('viewer.html');
+        await viewer.fill('#link', link);
+        await viewer.click('#open');
+        await viewer.locator('#save').waitFor({ timeout: 30_000 });
+        const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
+        expect(readFileSync((await download.path())!).equals(original)).toBe(true);
+        await viewer.close();
+      }
+    } finally {
+      await browser.setSettings(serverSettings(ref.server, 'current'));
+      await teknik.stop();
+    }
+  });
+
+  it('an encrypted HTML file is still just a file to decrypt', async () => {
+    const original = Buffer.from('<!doctype html><h1>my page</h1><script>var iv = "nope";</script>');
+    const upload = await browser.open('upload.html');
+    await upload.setInputFiles('#file', { name: 'page.html', mimeType: 'text/html', buffer: original });
+    await upload.click('#upload');
+    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
+    await field.waitFor({ timeout: 30_000 });
+    const link = await field.inputValue();
+    await upload.close();
+    const viewer = await browser.open(`viewer.html#${link}`);
+    await viewer.locator('#save').waitFor({ timeout: 30_000 });
+    expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
+    expect(await viewer.locator('h1', { hasText: 'my page' }).count()).toBe(0);
+    await viewer.close();
+  });
+});

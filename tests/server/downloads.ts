@@ -6,12 +6,15 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sameText } from './auth';
 import { cipherProblem, ctrTransform } from './cipher';
+import { replyDownloadPage, servesPage } from './download-page';
 import { directReply, escapeHtml, replyHtml, replyNotFound } from './responses';
 import type { StoredRecord, UploadStore } from './store';
 
 export interface DownloadContext {
   store: UploadStore;
   now: () => number;
+  /** Set (to the DownloadData address) when GETs of unsaved-key uploads get Teknik's download page. */
+  downloadPage?: string;
 }
 
 /** A single `bytes=a-b` / `bytes=a-` / `bytes=-n` range within `size`, null when absent or unusable. */
@@ -55,6 +58,10 @@ export async function handleDownload(
   }
   // Each GET counts as a download, ranged or not; HEAD does not.
   if (req.method === 'GET') record.downloads += 1;
+  if (ctx.downloadPage && servesPage(record)) {
+    replyDownloadPage(res, record, ctx.downloadPage);
+    return;
+  }
 
   const size = record.contentLength;
   const range = parseRange(req.headers.range, size);

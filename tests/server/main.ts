@@ -1,5 +1,5 @@
 // CLI for `npm run server`: starts the reference server alone and prints its addresses.
-// Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), MAX_UPLOAD_BYTES,
+// Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), CONFIG (a JSON file with ServerOptions; env values win over it).
 
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -41,6 +41,7 @@ function options(env: NodeJS.ProcessEnv): ServerOptions {
         ? integer('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES)
         : config.maxUploadBytes,
     accounts: env.ACCOUNTS !== undefined ? parseAccounts(env.ACCOUNTS) : config.accounts,
+    downloadPage: env.DOWNLOAD_PAGE !== undefined ? env.DOWNLOAD_PAGE === '1' : config.downloadPage,
   };
 }
 

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { DOWNLOAD_DATA_PATH, handleDownloadData } from './download-page';
 import { handleDelete, handleDownload } from './downloads';
 import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
@@ -31,6 +32,7 @@ type Route =
   | { kind: 'upload'; variant: Variant }
   | { kind: 'download'; fileName: string }
   | { kind: 'delete'; fileName: string; deletionKey: string }
+  | { kind: 'download-data' }
   | { kind: 'index' }
   | { kind: 'none' };
 
@@ -54,6 +56,8 @@ function route(method: string, rawUrl: string): Route {
   const isGet = method === 'GET' || method === 'HEAD';
 
   const fileRoute = (rest: string[]): Route => {
+    if (method === 'POST' && rest.map((s) => s.toLowerCase()).join('/') === 'action/downloaddata')
+      return { kind: 'download-data' };
     if (!isGet) return { kind: 'none' };
     if (rest.length === 1) return { kind: 'download', fileName: rest[0] };
     if (rest.length === 2 && method === 'GET')
@@ -92,7 +96,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     const body: Readable = recorder ? recorder.tap(req) : req;
     const method = req.method ?? 'GET';
     const target = route(method, req.url ?? '/');
-    if (target.kind !== 'upload') body.resume();
+    if (target.kind !== 'upload' && target.kind !== 'download-data') body.resume();
     const reply = directReply(res);
     switch (target.kind) {
       case 'upload': {
@@ -118,7 +122,19 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
         return;
       }
       case 'download':
-        await handleDownload({ store, now }, req, res, target.fileName);
+        await handleDownload(
+          {
+            store,
+            now,
+            downloadPage: opts.downloadPage ? `${links.uploadUrl}${DOWNLOAD_DATA_PATH}` : undefined,
+          },
+          req,
+          res,
+          target.fileName,
+        );
+        return;
+      case 'download-data':
+        await handleDownloadData(store, now(), req, body, res);
         return;
       case 'delete':
         await handleDelete({ store, now }, res, target.fileName, target.deletionKey);

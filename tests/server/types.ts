@@ -31,6 +31,11 @@ export interface ServerOptions {
   now?: () => number;
   /** For the 'drip' fault (default 20). */
   dripIntervalMs?: number;
+  /**
+   * Behave like teknik.io for uploads whose key it did not keep but whose IV it knows: a GET
+   * gets the HTML download page, and the bytes come from POST {upload_url}/Action/DownloadData.
+   */
+  downloadPage?: boolean;
 }
 
 export interface RecordedRequest {
