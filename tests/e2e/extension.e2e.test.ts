@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
 import { openLink, seriousViolations } from './checks';
-import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
+import {
+  type ExtensionBrowser,
+  historyCount,
+  launchExtension,
+  screenshot,
+  serverSettings,
+  uploadThroughPage,
+} from './harness';
 import { type Site, startSite } from './pages';
 
 declare const chrome: any;
@@ -154,19 +161,13 @@ describe('options', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.close();
 
-      const upload = await browser.open('upload.html');
-      await upload.setInputFiles('#file', {
+      const value = await uploadThroughPage(browser, {
         name: 'second.bin',
         mimeType: 'application/octet-stream',
         buffer: randomBytes(1000),
       });
-      await upload.click('#upload');
-      const link = upload.locator('.job[data-state="done"] input[id^="link-"]');
-      await link.waitFor({ timeout: 30_000 });
-      const value = await link.inputValue();
       expect(value.startsWith(`${second.server.baseUrl}/`)).toBe(true);
       expect(value).toContain('?sub=u#');
-      await upload.close();
     } finally {
       await browser.setSettings(serverSettings(ref.server, 'current'));
       await second.stop();
@@ -180,17 +181,11 @@ describe('history and viewer', () => {
 
   it('the viewer decrypts a link made by an earlier upload and saves the original', async () => {
     original = randomBytes(3 * 1024 * 1024 + 5);
-    const upload = await browser.open('upload.html');
-    await upload.setInputFiles('#file', {
+    link = await uploadThroughPage(browser, {
       name: 'photo.bin',
       mimeType: 'application/octet-stream',
       buffer: original,
     });
-    await upload.click('#upload');
-    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
-    await field.waitFor({ timeout: 30_000 });
-    link = await field.inputValue();
-    await upload.close();
 
     const viewer = await browser.open(`viewer.html#${link}`);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
@@ -289,22 +284,21 @@ describe('work that outlives its page', () => {
 describe('server-side encryption', () => {
   it('a server-encrypted upload whose key the server did not keep opens in the viewer with the server’s IV', async () => {
     const original = randomBytes(200_000);
-    const upload = await browser.open('upload.html');
-    await upload.getByLabel('Let the server encrypt').check();
-    await upload.getByLabel(/Server keeps the key/).uncheck();
-    await upload.setInputFiles('#file', {
-      name: 'server-side.bin',
-      mimeType: 'application/octet-stream',
-      buffer: original,
-    });
-    await upload.click('#upload');
-    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
-    await field.waitFor({ timeout: 30_000 });
-    const link = await field.inputValue();
+    const link = await uploadThroughPage(
+      browser,
+      {
+        name: 'server-side.bin',
+        mimeType: 'application/octet-stream',
+        buffer: original,
+      },
+      async (p) => {
+        await p.getByLabel('Let the server encrypt').check();
+        await p.getByLabel(/Server keeps the key/).uncheck();
+      },
+    );
     expect(link).toMatch(/#[A-Za-z0-9]{32}$/);
     const stored = ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!)!;
     expect(stored.saved).toBe(false);
-    await upload.close();
 
     const history = await browser.open('history.html');
     const row = history.locator('tbody tr', { hasText: 'server-side.bin' });
@@ -326,17 +320,11 @@ describe("Teknik's download page", () => {
     try {
       await browser.setSettings(serverSettings(teknik.server, 'current'));
       const original = randomBytes(300_000);
-      const upload = await browser.open('upload.html');
-      await upload.setInputFiles('#file', {
+      const clientLink = await uploadThroughPage(browser, {
         name: 'page.bin',
         mimeType: 'application/octet-stream',
         buffer: original,
       });
-      await upload.click('#upload');
-      const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
-      await field.waitFor({ timeout: 30_000 });
-      const clientLink = await field.inputValue();
-      await upload.close();
       expect((await fetch(clientLink.split('#')[0]!)).headers.get('content-type')).toMatch(/text\/html/);
 
       // Server encryption with a key the server does not keep: its link carries the server's key.
@@ -367,13 +355,11 @@ describe("Teknik's download page", () => {
 
   it('an encrypted HTML file is still just a file to decrypt', async () => {
     const original = Buffer.from('<!doctype html><h1>my page</h1><script>var iv = "nope";</script>');
-    const upload = await browser.open('upload.html');
-    await upload.setInputFiles('#file', { name: 'page.html', mimeType: 'text/html', buffer: original });
-    await upload.click('#upload');
-    const field = upload.locator('.job[data-state="done"] input[id^="link-"]');
-    await field.waitFor({ timeout: 30_000 });
-    const link = await field.inputValue();
-    await upload.close();
+    const link = await uploadThroughPage(browser, {
+      name: 'page.html',
+      mimeType: 'text/html',
+      buffer: original,
+    });
     const viewer = await browser.open(`viewer.html#${link}`);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);

@@ -63,6 +63,25 @@ export async function launchExtension(): Promise<ExtensionBrowser> {
   };
 }
 
+/** Uploads one file through the upload page and returns its link; `prepare` may choose options first. */
+export async function uploadThroughPage(
+  browser: ExtensionBrowser,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  prepare?: (page: Page) => Promise<void>,
+): Promise<string> {
+  const page = await browser.open('upload.html');
+  try {
+    await prepare?.(page);
+    await page.setInputFiles('#file', file);
+    await page.click('#upload');
+    const field = page.locator('.job[data-state="done"] input[id^="link-"]');
+    await field.waitFor({ timeout: 30_000 });
+    return await field.inputValue();
+  } finally {
+    await page.close();
+  }
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
