@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // A shared 2-core machine can be slow to reflect what the extension did; 1 s (the default) was not enough.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
