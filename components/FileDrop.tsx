@@ -1,12 +1,15 @@
 // Files arriving by drag-and-drop or by paste, for the upload page and the popup.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
-/** Calls `onFiles` with the files pasted anywhere in the document. */
+/**
+ * Calls `onFiles` with the files pasted anywhere in the document. Listens from the first render
+ * on (a layout effect runs before the page is painted), so a paste right after the popup opens counts.
+ */
 export function usePastedFiles(onFiles: (files: File[]) => void): void {
   const latest = useRef(onFiles);
   latest.current = onFiles;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onPaste = (e: ClipboardEvent) => {
       const files = [...(e.clipboardData?.files ?? [])];
       if (files.length) {
