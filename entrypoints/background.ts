@@ -10,7 +10,7 @@ export default defineBackground(() => {
     onMenuClick(info, tab);
   });
   browser.notifications.onClicked.addListener((id) => {
-    if (id.startsWith('job-')) browser.tabs.create({ url: browser.runtime.getURL('/history.html') });
+    if (id.startsWith('job-')) browser.tabs.create({ url: browser.runtime.getURL('/uploads.html') });
   });
 
   onMessage('startUpload', async ({ data }) => ({ jobId: await startJob(data.source, data.profileId) }));

@@ -1,6 +1,6 @@
 // The extension CSP forbids eval; protobufjs reflection would need it. Fail the build if any
 // built bundle carries eval, new Function or a script loaded from the network, or if the
-// manifest asks for a permission the README does not justify.
+// manifest asks for a permission the README does not justify or replaces a browser page.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,6 +45,12 @@ for (const root of roots) {
     ...(manifest.host_permissions ?? []),
     ...(manifest.optional_host_permissions ?? []),
   ];
+  // An entrypoint named after a browser page (history, newtab, bookmarks) makes WXT replace that page.
+  for (const key of ['chrome_url_overrides', 'chrome_settings_overrides'])
+    if (manifest[key]) {
+      console.error(`${root}/manifest.json: ${key} replaces a browser page: ${JSON.stringify(manifest[key])}`);
+      problems++;
+    }
   for (const p of asked) {
     const plain = p.replace(/^(https?):\/\/([^/]+)\/\*$/, '$1://$2/*');
     if (!readme.includes(`\`${plain}\``)) {

@@ -118,7 +118,7 @@ export function App() {
       <h1>Hushdrop settings</h1>
       <p class="lead">
         Where uploads go, and what each upload does unless you choose otherwise. ·{' '}
-        <a href="/upload.html">Upload</a> · <a href="/history.html">History</a>
+        <a href="/upload.html">Upload</a> · <a href="/uploads.html">History</a>
       </p>
       <form onSubmit={save}>
         <section class="card" aria-labelledby="profiles-h">

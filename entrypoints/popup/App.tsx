@@ -13,7 +13,7 @@ import { stageFile } from '../../platform/staging';
 
 const RECENT = 5;
 
-function openPage(path: '/upload.html' | '/history.html' | '/options.html' | '/viewer.html') {
+function openPage(path: '/upload.html' | '/uploads.html' | '/options.html' | '/viewer.html') {
   browser.tabs.create({ url: browser.runtime.getURL(path) });
   window.close();
 }
@@ -160,7 +160,7 @@ export function App() {
         )}
       </section>
       <nav class="row small" aria-label="Hushdrop pages">
-        <button type="button" class="secondary" onClick={() => openPage('/history.html')}>
+        <button type="button" class="secondary" onClick={() => openPage('/uploads.html')}>
           History
         </button>
         <button type="button" class="secondary" onClick={() => openPage('/viewer.html')}>

@@ -123,7 +123,7 @@ export function App() {
           {choices.variant === 'legacy' ? profile.server.baseUrl : profile.server.apiUrl}
         </span>
         {profile.sizeLimit ? ` (at most ${formatBytes(profile.sizeLimit)})` : ''} ·{' '}
-        <a href="/options.html">settings</a> · <a href="/history.html">history</a>
+        <a href="/options.html">settings</a> · <a href="/uploads.html">history</a>
       </p>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">File</h2>

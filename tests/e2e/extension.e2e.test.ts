@@ -200,7 +200,7 @@ describe('history and viewer', () => {
   });
 
   it('export, clear and import give the same entries; deleting through the link removes the file', async () => {
-    const page = await browser.open('history.html');
+    const page = await browser.open('uploads.html');
     await page.locator('tbody tr').first().waitFor();
     const before = await historyCount(page);
     expect(before).toBeGreaterThan(0);
@@ -263,7 +263,7 @@ describe('work that outlives its page', () => {
 
     // Stop the service worker, as Chromium does when it idles; the offscreen document goes on,
     // and its next message wakes a new worker.
-    const page = await browser.open('history.html');
+    const page = await browser.open('uploads.html');
     const cdp = await browser.ctx.newCDPSession(page);
     const { targetInfos } = await cdp.send('Target.getTargets');
     const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.includes(browser.extId))!;
@@ -300,7 +300,7 @@ describe('server-side encryption', () => {
     const stored = ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!)!;
     expect(stored.saved).toBe(false);
 
-    const history = await browser.open('history.html');
+    const history = await browser.open('uploads.html');
     const row = history.locator('tbody tr', { hasText: 'server-side.bin' });
     const [viewer] = await Promise.all([
       browser.ctx.waitForEvent('page'),

@@ -86,7 +86,7 @@ describe('history database', () => {
         }),
     );
     await page.close();
-    const history = await browser.open('history.html');
+    const history = await browser.open('uploads.html');
     await expect.poll(() => history.locator('tbody tr').count()).toBe(1);
     expect(await history.locator('tbody').textContent()).toContain('old upload.txt');
     await history.close();
@@ -100,7 +100,7 @@ describe('untrusted text is shown as text', () => {
     expect(await page.locator('img[src="x"], b:text("bold")').count()).toBe(0);
     expect(await page.title()).not.toBe('pwned');
     await page.close();
-    for (const path of ['history.html', 'popup.html']) {
+    for (const path of ['uploads.html', 'popup.html']) {
       const p = await browser.open(path);
       await p.locator('tbody tr').first().waitFor();
       expect(await p.locator('tbody').textContent()).toContain('<img src=x');
@@ -113,7 +113,7 @@ describe('untrusted text is shown as text', () => {
 
 describe('history import', () => {
   it('a malformed file is refused with a sentence and changes nothing', async () => {
-    const page = await browser.open('history.html');
+    const page = await browser.open('uploads.html');
     await page.locator('tbody tr').first().waitFor();
     const before = await historyCount(page);
     for (const text of ['{ not json', JSON.stringify({ format: 'hushdrop-history', uploads: [{ id: 1 }] })]) {
@@ -207,7 +207,7 @@ describe('a full disk while writing history', () => {
     expect(await job.locator('input[id^="link-"]').inputValue()).toMatch(/#[A-Za-z0-9]{32}$/);
     await screenshot(page, 'upload-quota');
     await page.close();
-    const fresh = await browser.open('history.html');
+    const fresh = await browser.open('uploads.html');
     expect(await fresh.locator('tbody').textContent()).not.toContain('quota.txt');
     await fresh.close();
   });
@@ -219,7 +219,7 @@ describe('the fragment never leaves', () => {
     const link = await page.locator('.job[data-state="done"] input[id^="link-"]').inputValue();
     await page.close();
     const key = link.split('#')[1]!;
-    const history = await browser.open('history.html');
+    const history = await browser.open('uploads.html');
     const row = history.locator('tbody tr', { hasText: 'referer.txt' });
     const before = ref.server.requests.length;
     const [viewer] = await Promise.all([
