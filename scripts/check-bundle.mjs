@@ -48,7 +48,9 @@ for (const root of roots) {
   // An entrypoint named after a browser page (history, newtab, bookmarks) makes WXT replace that page.
   for (const key of ['chrome_url_overrides', 'chrome_settings_overrides'])
     if (manifest[key]) {
-      console.error(`${root}/manifest.json: ${key} replaces a browser page: ${JSON.stringify(manifest[key])}`);
+      console.error(
+        `${root}/manifest.json: ${key} replaces a browser page: ${JSON.stringify(manifest[key])}`,
+      );
       problems++;
     }
   for (const p of asked) {
