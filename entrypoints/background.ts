@@ -3,9 +3,18 @@ import { createMenus, onMenuClick } from '../platform/context-menu';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { paymentPageUrl } from '../platform/payment-page';
+import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {
   browser.runtime.onInstalled.addListener(() => createMenus());
+  // Scratch files a crash or a closed tab left behind: encrypted copies, and plaintext (files
+  // waiting for upload, decrypted downloads). Nobody holds them at browser start.
+  browser.runtime.onStartup.addListener(() => {
+    sweepScratch(['upload', 'open', 'staged']).catch(() => {});
+  });
+  browser.tabs.onRemoved.addListener(() => {
+    sweepClosedViewers().catch(() => {});
+  });
   browser.contextMenus.onClicked.addListener((info, tab) => {
     onMenuClick(info, tab);
   });
