@@ -7,6 +7,7 @@ import {
   type ExtensionBrowser,
   historyCount,
   launchExtension,
+  openInViewer,
   screenshot,
   serverSettings,
   uploadThroughPage,
@@ -187,7 +188,7 @@ describe('history and viewer', () => {
       buffer: original,
     });
 
-    const viewer = await browser.open(`viewer.html#${link}`);
+    const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
     const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
@@ -304,7 +305,7 @@ describe('server-side encryption', () => {
     const row = history.locator('tbody tr', { hasText: 'server-side.bin' });
     const [viewer] = await Promise.all([
       browser.ctx.waitForEvent('page'),
-      row.getByRole('link', { name: /Open/ }).click(),
+      row.getByRole('button', { name: /Open/ }).click(),
     ]);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
@@ -360,7 +361,7 @@ describe("Teknik's download page", () => {
       mimeType: 'text/html',
       buffer: original,
     });
-    const viewer = await browser.open(`viewer.html#${link}`);
+    const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
     expect(await viewer.locator('h1', { hasText: 'my page' }).count()).toBe(0);

@@ -16,7 +16,9 @@ export interface ExtensionBrowser {
   url(path: string): string;
   open(path: string): Promise<Page>;
   setSettings(settings: unknown): Promise<void>;
-  close(): Promise<void>;
+  /** The browser's profile directory (removed by close unless asked to keep it). */
+  profileDir: string;
+  close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
 export async function launchExtension(): Promise<ExtensionBrowser> {
@@ -56,9 +58,10 @@ export async function launchExtension(): Promise<ExtensionBrowser> {
       // The version marker tells the settings item that no migration is due.
       await sw.evaluate((s) => chrome.storage.local.set({ settings: s, settings$: { v: 2 } }), settings);
     },
-    async close() {
+    profileDir: profile,
+    async close({ keepProfile = false } = {}) {
       await ctx.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (!keepProfile) rmSync(profile, { recursive: true, force: true });
     },
   };
 }
@@ -80,6 +83,14 @@ export async function uploadThroughPage(
   } finally {
     await page.close();
   }
+}
+
+/** Opens the viewer and types a link into it, as a person pasting one would. */
+export async function openInViewer(browser: ExtensionBrowser, link: string): Promise<Page> {
+  const viewer = await browser.open('viewer.html');
+  await viewer.fill('#link', link);
+  await viewer.click('#open');
+  return viewer;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
