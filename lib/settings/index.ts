@@ -183,3 +183,21 @@ export function sizeProblem(
 export function silenceMs(profile: Profile): number | undefined {
   return profile.timeoutSeconds ? profile.timeoutSeconds * 1000 : undefined;
 }
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * A sentence when the profile's token would travel unencrypted: Basic auth over plain http to a
+ * host other than this machine. Undefined when there is no token or the connection is safe.
+ */
+export function tokenExposure(server: ServerSettings): string | undefined {
+  if (server.variant !== 'current' || !server.username || !server.token) return undefined;
+  let url: URL;
+  try {
+    url = new URL(server.apiUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || LOOPBACK_HOST.test(url.hostname)) return undefined;
+  return `Your token would be sent unencrypted to ${url.host}: the API address uses http://, so anyone on the network can read it. Use an https:// address.`;
+}

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
+  DEFAULT_SERVER,
   DEFAULT_SETTINGS,
   MIGRATIONS,
   normalizeSettings,
+  type ServerSettings,
   serverOriginPatterns,
   sizeProblem,
+  tokenExposure,
   uploadTarget,
 } from '../../lib/settings';
 import { learnedLimit, limitFromMessage } from '../../lib/upload/limit';
@@ -93,5 +96,33 @@ describe('settings helpers', () => {
     expect(limitFromMessage('File Too Large.  Max file size is 1.5 MB')).toBe(1.5 * 2 ** 20);
     expect(limitFromMessage('Request Entity Too Large')).toBeUndefined();
     expect(learnedLimit(undefined, 5000)).toBe(4999);
+  });
+});
+
+describe('a token sent in the clear', () => {
+  const server = (apiUrl: string, extra: Partial<ServerSettings> = {}): ServerSettings => ({
+    ...DEFAULT_SERVER,
+    variant: 'current',
+    apiUrl,
+    username: 'me',
+    token: 's3cret',
+    ...extra,
+  });
+
+  it('is named when a token goes over plain http to another machine', () => {
+    expect(tokenExposure(server('http://files.example.org/api'))).toMatch(
+      /token would be sent unencrypted to files\.example\.org/,
+    );
+    expect(tokenExposure(server('http://192.168.1.20:8080/api'))).toMatch(/192\.168\.1\.20:8080/);
+  });
+
+  it('is quiet over https, on this machine, without a token, or for the legacy variant', () => {
+    expect(tokenExposure(server('https://files.example.org/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://127.0.0.1:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://localhost:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://[::1]:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { token: '' }))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { username: '' }))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { variant: 'legacy' }))).toBeUndefined();
   });
 });
