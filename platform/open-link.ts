@@ -85,7 +85,12 @@ export async function fetchAndDecrypt(
     onProgress,
     signal,
     silenceMs = OPEN_SILENCE_MS,
-  }: { onProgress?: (p: OpenProgress) => void; signal?: AbortSignal; silenceMs?: number } = {},
+  }: {
+    onProgress?: (p: OpenProgress) => void;
+    signal?: AbortSignal;
+    /** Undefined: the default. */
+    silenceMs?: number;
+  } = {},
 ): Promise<{ file: File; contentType: string; cleanup: () => Promise<void> }> {
   const controller = new AbortController();
   const stopOnCaller = () => controller.abort(signal?.reason);

@@ -5,6 +5,7 @@ import { formatBytes } from '../../components/format';
 import { deriveIv, LinkError, parseLink, sha256Hex } from '../../lib/crypto';
 import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
 import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
+import { profileServing, silenceMs } from '../../lib/settings';
 import { getUpload, listUploads } from '../../platform/history';
 import {
   fetchAndDecrypt,
@@ -14,6 +15,7 @@ import {
   safeBlobType,
 } from '../../platform/open-link';
 import { sweepScratch } from '../../platform/scratch-files';
+import { loadSettings } from '../../platform/settings';
 
 interface Opened {
   file: File;
@@ -60,7 +62,12 @@ export function App() {
     setOpened(undefined);
     setState('working');
     try {
-      const { file, contentType, cleanup } = await fetchAndDecrypt(target, { onProgress: setProgress });
+      // The silence limit set for the server the file is on, if it is one of the profiles'.
+      const profile = profileServing(await loadSettings(), target.url);
+      const { file, contentType, cleanup } = await fetchAndDecrypt(target, {
+        onProgress: setProgress,
+        silenceMs: profile && silenceMs(profile),
+      });
       const type = known?.type ?? contentType;
       let check: Opened['check'] = 'unknown';
       if (known?.sha256 && file.size <= HASHED_UP_TO)

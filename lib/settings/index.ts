@@ -169,6 +169,21 @@ export function serverOriginPatterns(server: ServerSettings): string[] {
   return [...out];
 }
 
+/** The profile whose server serves `url` (same origin as one of its addresses), if any. */
+export function profileServing(s: Settings, url: string): Profile | undefined {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+  return s.profiles.find((p) =>
+    [p.server.baseUrl, p.server.apiUrl, p.server.uploadUrl].some(
+      (a) => URL.canParse(a) && new URL(a).origin === origin,
+    ),
+  );
+}
+
 /** A sentence when a file is over the profile's known limit, else undefined. */
 export function sizeProblem(
   profile: Profile,

@@ -21,10 +21,15 @@ export interface ExtensionBrowser {
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
-export async function launchExtension(): Promise<ExtensionBrowser> {
+/** Starts Chromium with the extension; `profileDir` restarts a profile an earlier launch kept. */
+export async function launchExtension({
+  profileDir,
+}: {
+  profileDir?: string;
+} = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
-  const profile = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  const profile = profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,

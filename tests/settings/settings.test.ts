@@ -6,6 +6,7 @@ import {
   DEFAULT_SETTINGS,
   MIGRATIONS,
   normalizeSettings,
+  profileServing,
   type ServerSettings,
   serverOriginPatterns,
   sizeProblem,
@@ -124,5 +125,21 @@ describe('a token sent in the clear', () => {
     expect(tokenExposure(server('http://files.example.org/api', { token: '' }))).toBeUndefined();
     expect(tokenExposure(server('http://files.example.org/api', { username: '' }))).toBeUndefined();
     expect(tokenExposure(server('http://files.example.org/api', { variant: 'legacy' }))).toBeUndefined();
+  });
+});
+
+describe('the profile serving a file', () => {
+  it('is the one with an address on the file’s origin', () => {
+    const s = normalizeSettings({
+      profiles: [
+        { id: 'a', name: 'A', server: { ...DEFAULT_SERVER, uploadUrl: 'https://u.a.example' } },
+        { id: 'b', name: 'B', server: { ...DEFAULT_SERVER, baseUrl: 'https://b.example:8443' } },
+      ],
+      activeProfileId: 'a',
+    });
+    expect(profileServing(s, 'https://u.a.example/f.png')?.id).toBe('a');
+    expect(profileServing(s, 'https://b.example:8443/f.png?sub=u')?.id).toBe('b');
+    expect(profileServing(s, 'https://b.example/f.png')).toBeUndefined();
+    expect(profileServing(s, 'not a url')).toBeUndefined();
   });
 });
