@@ -315,6 +315,41 @@ describe('server-side encryption', () => {
   });
 });
 
+describe('server-side encryption with the key kept', () => {
+  it('a server that answers url#key for a key it keeps: the link has no key, Open goes to the server, and a pasted url#key is not decrypted twice', async () => {
+    // Teknik did so from 2016 to 2018; the server decrypts such files itself on download.
+    const old = await startTestServer({ keyInEveryUrl: true });
+    try {
+      await browser.setSettings(serverSettings(old.server, 'current'));
+      const original = randomBytes(150_000);
+      const link = await uploadThroughPage(
+        browser,
+        { name: 'kept.bin', mimeType: 'application/octet-stream', buffer: original },
+        (p) => p.getByLabel('Let the server encrypt').check(),
+      );
+      expect(link).not.toContain('#');
+      const stored = old.server.stored(new URL(link).pathname.split('/').pop()!)!;
+      expect(stored.saved).toBe(true);
+      // Open in the list goes to the server's own address: the server decrypts, not the extension.
+      const history = await browser.open('uploads.html');
+      const open = history.locator('tbody tr', { hasText: 'kept.bin' }).getByRole('link', { name: /Open/ });
+      expect(await open.getAttribute('href')).toBe(link);
+      expect(Buffer.from(await (await fetch(link)).arrayBuffer()).equals(original)).toBe(true);
+      await history.close();
+      // The url#key the server answered, pasted into the viewer: the record says not to decrypt.
+      const viewer = await openInViewer(browser, `${link}#${stored.key}`);
+      await viewer.locator('#save').waitFor({ timeout: 30_000 });
+      expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
+      const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
+      expect(readFileSync((await download.path())!).equals(original)).toBe(true);
+      await viewer.close();
+    } finally {
+      await browser.setSettings(serverSettings(ref.server, 'current'));
+      await old.stop();
+    }
+  });
+});
+
 describe("Teknik's download page", () => {
   it('the viewer follows the page a Teknik server sends instead of the bytes, for client and server encryption', async () => {
     const teknik = await startTestServer({ downloadPage: true });

@@ -36,6 +36,11 @@ export interface ServerOptions {
    * gets the HTML download page, and the bytes come from POST {upload_url}/Action/DownloadData.
    */
   downloadPage?: boolean;
+  /**
+   * Answer like Teknik's 2016–2018 servers: the result's url ends in `#key` whenever there is a
+   * key, even one the server keeps (and so serves the file decrypted).
+   */
+  keyInEveryUrl?: boolean;
 }
 
 export interface RecordedRequest {
