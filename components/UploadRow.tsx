@@ -7,6 +7,7 @@ import { removeUpload } from '../platform/history';
 import { openInViewer } from '../platform/viewer-tab';
 import { FileName } from './FileName';
 import { formatBytes } from './format';
+import { LinkQr } from './LinkQr';
 
 export type Notice = { kind: 'ok' | 'error'; text: string };
 
@@ -121,6 +122,7 @@ export function UploadRow({
             </button>
           )}
         </div>
+        <LinkQr link={entry.link} name={name} size={160} />
         {confirming && (
           <div class="row" style={{ marginTop: '6px' }}>
             <span>

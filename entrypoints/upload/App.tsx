@@ -3,8 +3,10 @@ import { CopyField } from '../../components/CopyField';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
 import { formatBytes } from '../../components/format';
+import { LinkQr } from '../../components/LinkQr';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
+import { displayName } from '../../lib/history/file-names';
 import {
   activeProfile,
   type Settings,
@@ -201,6 +203,7 @@ export function App() {
                   </p>
                 )}
                 <CopyField id={`link-${job.id}`} label="Link" value={job.entry.link} />
+                <LinkQr link={job.entry.link} name={displayName(job.name)} />
                 {job.entry.deletionLink && (
                   <CopyField id={`del-${job.id}`} label="Deletion link" value={job.entry.deletionLink} />
                 )}

@@ -1,0 +1,60 @@
+// Everyday comfort: a link handed to a phone as a QR code (read back from the screen with a QR
+// decoder, so the test proves what a camera would see).
+import { randomBytes } from 'node:crypto';
+import jsQR from 'jsqr';
+import type { Locator } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../server/test-helpers';
+import { seriousViolations } from './checks';
+import { type ExtensionBrowser, launchExtension, screenshot, serverSettings } from './harness';
+
+let browser: ExtensionBrowser;
+let ref: TestServer;
+
+beforeAll(async () => {
+  ref = await startTestServer();
+  browser = await launchExtension();
+  await browser.setSettings(serverSettings(ref.server, 'current'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await ref?.stop();
+});
+
+/** What a QR reader sees in the element's pixels. */
+async function readQr(element: Locator): Promise<string | undefined> {
+  const png = PNG.sync.read(await element.screenshot());
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+describe('a link for the phone', () => {
+  it('after an upload and in the uploads list, the QR code holds the whole link, and says so', async () => {
+    const page = await browser.open('upload.html');
+    await page.setInputFiles('#file', {
+      name: 'phone.txt',
+      mimeType: 'text/plain',
+      buffer: randomBytes(500),
+    });
+    await page.click('#upload');
+    const job = page.locator('.job[data-state="done"]');
+    await job.waitFor({ timeout: 30_000 });
+    const link = await job.locator('input[id^="link-"]').inputValue();
+    await job.getByRole('button', { name: 'QR code' }).click();
+    const qr = job.getByRole('img', { name: /QR code of the link to phone\.txt/ });
+    expect(await readQr(qr)).toBe(link);
+    expect(await job.locator('figcaption').textContent()).toMatch(/key included/);
+    await screenshot(page, 'upload-qr');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.close();
+
+    const uploads = await browser.open('uploads.html');
+    const row = uploads.locator('tbody tr', { hasText: 'phone.txt' });
+    await row.getByRole('button', { name: 'QR code' }).click();
+    expect(await readQr(row.getByRole('img', { name: /QR code/ }))).toBe(link);
+    await row.getByRole('button', { name: 'Hide QR code' }).click();
+    expect(await row.getByRole('img', { name: /QR code/ }).count()).toBe(0);
+    await uploads.close();
+  });
+});
