@@ -228,14 +228,16 @@ describe('decrypted copies on disk', () => {
 });
 
 describe('a hostile import file', () => {
+  /** Imports a file through the page and returns the status sentence it leads to (a new one). */
   async function importText(page: Page, text: string | Buffer) {
+    const status = page.locator('[role="status"]');
+    const before = await status.textContent();
     await page.setInputFiles('#import', {
       name: 'history.json',
       mimeType: 'application/json',
       buffer: Buffer.from(text),
     });
-    const status = page.locator('[role="status"]');
-    await expect.poll(() => status.textContent()).not.toBe('');
+    await expect.poll(() => status.textContent()).not.toBe(before);
     return (await status.textContent())!;
   }
   const entry = (extra: Record<string, unknown>) => ({
