@@ -1,7 +1,8 @@
 // One upload with its actions (copy, open, delete on the server, remove), for history and popup.
 import { useState } from 'preact/hooks';
 import type { UploadEntry } from '../lib/history';
-import { DELETION_MESSAGES, interpretDeletion } from '../lib/upload/deletion';
+import { deletionMessage } from '../lib/upload/deletion';
+import { deleteOnServer as deleteFromServer } from '../platform/deletion';
 import { removeUpload } from '../platform/history';
 import { formatBytes } from './format';
 
@@ -27,12 +28,11 @@ export function UploadRow({
     if (!entry.deletionLink) return;
     setBusy(true);
     try {
-      const res = await fetch(entry.deletionLink, { credentials: 'omit', referrerPolicy: 'no-referrer' });
-      const outcome = interpretDeletion(res.status, await res.text());
-      if (outcome !== 'refused') await removeUpload(entry.id);
+      const verdict = await deleteFromServer(entry.deletionLink, entry.url);
+      if (verdict.outcome !== 'refused') await removeUpload(entry.id);
       notify({
-        kind: outcome === 'refused' ? 'error' : 'ok',
-        text: `${entry.name}: ${DELETION_MESSAGES[outcome]}`,
+        kind: verdict.outcome === 'refused' ? 'error' : 'ok',
+        text: `${entry.name}: ${deletionMessage(verdict)}`,
       });
       onChanged();
     } catch {
