@@ -1,10 +1,12 @@
 import { browser } from 'wxt/browser';
 import { createMenus, onMenuClick } from '../platform/context-menu';
+import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { paymentPageUrl } from '../platform/payment-page';
 
 export default defineBackground(() => {
+  keepDntRulesInSync();
   browser.runtime.onInstalled.addListener(() => createMenus());
   browser.contextMenus.onClicked.addListener((info, tab) => {
     onMenuClick(info, tab);

@@ -160,7 +160,7 @@ export function App() {
             </select>
           </>
         )}
-        <UploadOptionsForm value={choices} onChange={setChoices} />
+        <UploadOptionsForm value={choices} onChange={setChoices} showDoNotTrack={false} />
       </section>
       <section aria-labelledby="uploads" aria-live="polite">
         <h2 id="uploads" class={jobs.length ? '' : 'sr-only'}>
