@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const EXT_PATH = resolve('.output/chrome-mv3');
 export const SCREENSHOTS = resolve('test-results/screenshots');
@@ -19,10 +20,11 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchExtension(): Promise<ExtensionBrowser> {
+/** `profileDir`: a browser profile to reuse (kept on close), e.g. to restart the browser. */
+export async function launchExtension(opts: { profileDir?: string } = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
-  const profile = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  const profile = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -58,9 +60,37 @@ export async function launchExtension(): Promise<ExtensionBrowser> {
     },
     async close() {
       await ctx.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (!opts.profileDir) rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The upload jobs the background keeps in session storage. */
+export async function jobStates(browser: ExtensionBrowser): Promise<any[]> {
+  const all = await browser.sw.evaluate(() => chrome.storage.session.get('jobs'));
+  return Object.values((all as any).jobs ?? {});
+}
+
+/** Starts a right-click upload of `text` (run by the offscreen document) and waits for its end. */
+export async function rightClickText(browser: ExtensionBrowser, text: string): Promise<any> {
+  const before = new Set((await jobStates(browser)).map((j) => j.id));
+  await browser.sw.evaluate(
+    (selectionText) =>
+      chrome.contextMenus.onClicked.dispatch(
+        {
+          menuItemId: 'hushdrop-upload-selection',
+          selectionText,
+          pageUrl: 'http://127.0.0.1/',
+          editable: false,
+          frameId: 0,
+        },
+        { id: -1, windowId: -1 },
+      ),
+    text,
+  );
+  const find = async () => (await jobStates(browser)).find((j) => !before.has(j.id));
+  await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
+  return find();
 }
 
 /** Uploads one file through the upload page and returns its link; `prepare` may choose options first. */
