@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 
-/** A read-only value with a copy button; the value is shown as text, never as HTML. */
+/**
+ * A read-only value with a copy button; the value is shown as text, never as HTML. Values are often
+ * links with keys: autocomplete=off keeps them out of the browser's session restore.
+ */
 export function CopyField({ label, value, id }: { label: string; value: string; id: string }) {
   const [copied, setCopied] = useState<'' | 'yes' | 'no'>('');
   async function copy() {
@@ -20,6 +23,7 @@ export function CopyField({ label, value, id }: { label: string; value: string; 
           class="grow mono"
           type="text"
           readOnly
+          autocomplete="off"
           value={value}
           onFocus={(e) => e.currentTarget.select()}
         />

@@ -1,16 +1,15 @@
 // One upload with its actions (copy, open, delete on the server, remove), for history and popup.
 import { useState } from 'preact/hooks';
-import type { UploadEntry } from '../lib/history';
+import { openingOf, type UploadEntry } from '../lib/history';
+import { displayName } from '../lib/history/file-names';
 import { deletionMessage } from '../lib/upload/deletion';
 import { deleteOnServer as deleteFromServer } from '../platform/deletion';
 import { removeUpload } from '../platform/history';
+import { openInViewer } from '../platform/viewer-tab';
+import { FileName } from './FileName';
 import { formatBytes } from './format';
 
 export type Notice = { kind: 'ok' | 'error'; text: string };
-
-export function viewerUrl(link: string) {
-  return `/viewer.html#${link}`;
-}
 
 export function UploadRow({
   entry,
@@ -23,6 +22,8 @@ export function UploadRow({
 }) {
   const [confirming, setConfirming] = useState<'' | 'server' | 'local'>('');
   const [busy, setBusy] = useState(false);
+  // Names are shown and spoken without bidi controls (aria-labels and notices are plain text).
+  const name = displayName(entry.name);
 
   async function deleteOnServer() {
     if (!entry.deletionLink) return;
@@ -32,13 +33,13 @@ export function UploadRow({
       if (verdict.outcome !== 'refused') await removeUpload(entry.id);
       notify({
         kind: verdict.outcome === 'refused' ? 'error' : 'ok',
-        text: `${entry.name}: ${deletionMessage(verdict)}`,
+        text: `${name}: ${deletionMessage(verdict)}`,
       });
       onChanged();
     } catch {
       notify({
         kind: 'error',
-        text: `${entry.name}: the server could not be reached, so nothing was deleted.`,
+        text: `${name}: the server could not be reached, so nothing was deleted.`,
       });
     } finally {
       setBusy(false);
@@ -50,7 +51,7 @@ export function UploadRow({
     await removeUpload(entry.id);
     notify({
       kind: 'ok',
-      text: `${entry.name} was removed from this history (the file stays on the server).`,
+      text: `${name} was removed from this history (the file stays on the server).`,
     });
     onChanged();
   }
@@ -58,7 +59,9 @@ export function UploadRow({
   return (
     <tr data-id={entry.id}>
       <td>
-        <strong>{entry.name}</strong>
+        <strong>
+          <FileName name={entry.name} />
+        </strong>
         <div class="small muted">
           {formatBytes(entry.size)} · {new Date(entry.time).toLocaleString()} ·{' '}
           {entry.mode === 'client'
@@ -76,25 +79,37 @@ export function UploadRow({
           <button
             type="button"
             class="secondary"
-            aria-label={`Copy link of ${entry.name}`}
+            aria-label={`Copy link of ${name}`}
             onClick={() =>
               navigator.clipboard.writeText(entry.link).then(
-                () => notify({ kind: 'ok', text: `Link of ${entry.name} copied.` }),
+                () => notify({ kind: 'ok', text: `Link of ${name} copied.` }),
                 () => notify({ kind: 'error', text: 'Could not copy; select the link and copy it.' }),
               )
             }
           >
             Copy
           </button>
-          <a
-            class="button secondary"
-            href={entry.link.includes('#') ? viewerUrl(entry.link) : entry.link}
-            target="_blank"
-            rel="noreferrer noopener"
-            aria-label={`Open ${entry.name}`}
-          >
-            Open
-          </a>
+          {openingOf(entry) === 'decrypt' ? (
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Open ${name}`}
+              onClick={() => openInViewer(entry.id)}
+            >
+              Open
+            </button>
+          ) : (
+            // The server serves this file as it was uploaded: its own address opens it.
+            <a
+              class="button secondary"
+              href={entry.url}
+              target="_blank"
+              rel="noreferrer noopener"
+              aria-label={`Open ${name}`}
+            >
+              Open
+            </a>
+          )}
           {entry.deletionLink && !confirming && (
             <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('server')}>
               Delete on server
@@ -110,8 +125,8 @@ export function UploadRow({
           <div class="row" style={{ marginTop: '6px' }}>
             <span>
               {confirming === 'server'
-                ? `Delete ${entry.name} from the server? This cannot be undone.`
-                : `Remove ${entry.name} from this history? Its link and key are lost unless you copied them.`}
+                ? `Delete ${name} from the server? This cannot be undone.`
+                : `Remove ${name} from this history? Its link and key are lost unless you copied them.`}
             </span>
             <button
               type="button"

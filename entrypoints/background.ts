@@ -4,10 +4,22 @@ import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { paymentPageUrl } from '../platform/payment-page';
+import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {
   keepDntRulesInSync();
-  browser.runtime.onInstalled.addListener(() => createMenus());
+  // Scratch files a crash or a closed tab left behind: encrypted copies, and plaintext (files
+  // waiting for upload, decrypted downloads). Nobody holds them when the browser starts or the
+  // extension is installed, updated or reloaded (each needs its own event).
+  const sweepAll = () => void sweepScratch(['upload', 'open', 'staged']).catch(() => {});
+  browser.runtime.onInstalled.addListener(() => {
+    createMenus();
+    sweepAll();
+  });
+  browser.runtime.onStartup.addListener(sweepAll);
+  browser.tabs.onRemoved.addListener(() => {
+    sweepClosedViewers().catch(() => {});
+  });
   browser.contextMenus.onClicked.addListener((info, tab) => {
     onMenuClick(info, tab);
   });

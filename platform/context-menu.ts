@@ -83,7 +83,13 @@ async function sourceForUrl(
       const r = res?.result as Awaited<ReturnType<typeof fetchInPage>> | undefined;
       if (r && 'base64' in r) {
         const file = new File([bytesOf(r.base64)], fileNameFromUrl(url, r.type, 'upload'), { type: r.type });
-        return { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
+        return {
+          kind: 'staged',
+          id: await stageFile(file),
+          name: file.name,
+          type: file.type,
+          size: file.size,
+        };
       }
     } catch {
       // the page refused (CORS, restricted page): fetch from the extension below
@@ -133,7 +139,13 @@ export async function onMenuClick(
           type: 'image/png',
         },
       );
-      source = { kind: 'staged', id: await stageFile(file), name: file.name, size: file.size };
+      source = {
+        kind: 'staged',
+        id: await stageFile(file),
+        name: file.name,
+        type: file.type,
+        size: file.size,
+      };
     } else return undefined;
     return await startJob(source);
   } catch (err) {

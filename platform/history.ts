@@ -4,7 +4,6 @@ import { newEntries, type UploadEntry } from '../lib/history';
 
 interface HushdropDB extends DBSchema {
   uploads: { key: string; value: UploadEntry; indexes: { time: number } };
-  staged: { key: string; value: { id: string; file: File; time: number } };
   payments: { key: string; value: PaymentEntry; indexes: { time: number } };
 }
 
@@ -29,7 +28,7 @@ export interface PaymentEntry {
 }
 
 export const DB_NAME = 'hushdrop';
-const DB_VERSION = 3;
+const DB_VERSION = 4;
 
 let dbPromise: Promise<IDBPDatabase<HushdropDB>> | undefined;
 
@@ -40,16 +39,16 @@ function db() {
         const uploads = database.createObjectStore('uploads', { keyPath: 'id' });
         uploads.createIndex('time', 'time');
       }
-      if (oldVersion < 2) database.createObjectStore('staged', { keyPath: 'id' });
       if (oldVersion < 3)
         database.createObjectStore('payments', { keyPath: 'id' }).createIndex('time', 'time');
+      // Version 2 added a store for files waiting to be uploaded; version 4 moved them to OPFS
+      // (platform/staging.ts). Deleting the store deletes any file it still held.
+      if ((database.objectStoreNames as DOMStringList).contains('staged'))
+        database.deleteObjectStore('staged' as never);
     },
   });
   return dbPromise;
 }
-
-/** The same database, for files waiting to be uploaded (platform/staging.ts). */
-export const stagedStore = db;
 
 export class HistoryWriteError extends Error {
   override name = 'HistoryWriteError';
@@ -77,6 +76,10 @@ export async function addUpload(entry: UploadEntry): Promise<void> {
 export async function listUploads(): Promise<UploadEntry[]> {
   const all = await (await db()).getAllFromIndex('uploads', 'time');
   return all.reverse();
+}
+
+export async function getUpload(id: string): Promise<UploadEntry | undefined> {
+  return (await db()).get('uploads', id);
 }
 
 export async function removeUpload(id: string): Promise<void> {

@@ -7,7 +7,7 @@ import type { SizeLimit } from '../lib/upload/limit';
 
 /** Where the bytes of an upload are. */
 export type UploadSource =
-  | { kind: 'staged'; id: string; name: string; size: number } // a File put in IndexedDB by a page
+  | { kind: 'staged'; id: string; name: string; type: string; size: number } // a File staged in OPFS (platform/staging.ts)
   | { kind: 'url'; url: string; name?: string } // fetched by the extension
   | { kind: 'text'; text: string; name: string };
 

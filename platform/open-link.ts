@@ -1,7 +1,11 @@
-// Opening `url#key`: download the ciphertext, decrypt it chunk by chunk into a disk-backed OPFS
-// file, and hand back that file for a download. Nothing is rendered in the extension's origin.
-import { createCipher, deriveIv, type ParsedLink } from '../lib/crypto';
+// Opening a link: download the file, decrypt it chunk by chunk (when it needs it) into a
+// disk-backed OPFS scratch file, and hand back that file for a download. Nothing is rendered in
+// the extension's origin. The decrypted copy is plaintext on disk: the viewer holds its lock and
+// removes it when the tab goes; the background sweeps what a closed tab could not remove.
+import { createCipher } from '../lib/crypto';
 import { downloadDataForm, parseDownloadPage } from '../lib/upload/download-page';
+import { watchdog } from '../lib/upload/transport';
+import { createScratch, type Scratch } from './scratch-files';
 
 export class OpenLinkError extends Error {
   override name = 'OpenLinkError';
@@ -12,7 +16,19 @@ export interface OpenProgress {
   total?: number;
 }
 
+/** What to open and how. */
+export interface OpenTarget {
+  /** The file's address, without a fragment. */
+  url: string;
+  /** Set when the download must be decrypted: the key, and the IV (derived from the key when absent). */
+  cipher?: { key: string; iv: string };
+  /** The size recorded at upload, when known: a download may not be longer. */
+  knownSize?: number;
+}
+
 const CHUNK = 1 << 20;
+/** How long the server may send nothing before the download is given up. */
+export const OPEN_SILENCE_MS = 60_000;
 
 /** Types that must never be handed to the browser as what they are (they could run script). */
 const ACTIVE_TYPES =
@@ -28,70 +44,132 @@ export function previewable(type: string): boolean {
 /** Pages are small; an HTML answer above this is taken to be the file itself. */
 const PAGE_LIMIT = 1 << 20;
 
-async function get(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { credentials: 'omit', referrerPolicy: 'no-referrer', signal, ...init });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new OpenLinkError('The server could not be reached. Check your connection and try again.');
-  }
-  if (res.status === 404 || res.status === 410)
-    throw new OpenLinkError('The file is no longer on the server: it was deleted or has expired.');
-  if (!res.ok || !res.body)
-    throw new OpenLinkError(`The server could not send the file (HTTP ${res.status}).`);
-  return res;
+/** Aborts `controller` when nothing arrives for `ms`; `timedOut` says whether it did. */
+function silenceGuard(controller: AbortController, ms: number) {
+  let timedOut = false;
+  const dog = watchdog(
+    { setTimeout: (f, t) => setTimeout(f, t), clearTimeout: (h) => clearTimeout(h as number) },
+    ms,
+    () => {
+      timedOut = true;
+      controller.abort();
+    },
+  );
+  return {
+    heard: dog.restart,
+    stop: dog.stop,
+    get timedOut() {
+      return timedOut;
+    },
+  };
+}
+
+function silenceError(ms: number): OpenLinkError {
+  return new OpenLinkError(
+    `The server stopped sending the file (nothing arrived for ${Math.round(ms / 1000)} seconds). Try again later.`,
+  );
 }
 
 function typeOf(res: Response): string {
   return res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream';
 }
 
-export async function fetchAndDecrypt(
-  link: ParsedLink,
-  {
-    iv = deriveIv(link.key),
-    onProgress,
-    signal,
-  }: { iv?: string; onProgress?: (p: OpenProgress) => void; signal?: AbortSignal },
-): Promise<{ file: File; contentType: string; cleanup: () => Promise<void> }> {
-  let res = await get(link.url, {}, signal);
-  let contentType = typeOf(res);
-  const length = Number(res.headers.get('content-length'));
-  if (contentType === 'text/html' && length > 0 && length <= PAGE_LIMIT) {
-    // Teknik serves a download page, not the bytes, for files whose key it does not keep. An HTML
-    // file uploaded encrypted also comes back as text/html, so only a page that parses counts.
-    const bytes = await res.arrayBuffer();
-    const page = parseDownloadPage(new TextDecoder().decode(bytes), link.url);
-    if (page) {
-      res = await get(page.downloadDataUrl, { method: 'POST', body: downloadDataForm(page) }, signal);
-      if (typeOf(res) === 'application/json')
-        throw new OpenLinkError('The server says this file does not exist any more.');
-      iv = page.iv;
-      contentType = page.fileType || typeOf(res);
-    } else {
-      res = new Response(bytes, { headers: { 'content-length': String(bytes.byteLength) } });
-    }
-  }
-  return { ...(await decryptToDisk(res, link.key, iv, onProgress, signal)), contentType };
+function announcedLength(res: Response): number | undefined {
+  const n = Number(res.headers.get('content-length') ?? Number.NaN);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
-/** Streams a response's body through the cipher into a disk-backed OPFS file. */
-async function decryptToDisk(
+export async function fetchAndDecrypt(
+  target: OpenTarget,
+  {
+    onProgress,
+    signal,
+    silenceMs = OPEN_SILENCE_MS,
+  }: {
+    onProgress?: (p: OpenProgress) => void;
+    signal?: AbortSignal;
+    /** Undefined: the default. */
+    silenceMs?: number;
+  } = {},
+): Promise<{ file: File; contentType: string; cleanup: () => Promise<void> }> {
+  const controller = new AbortController();
+  const stopOnCaller = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', stopOnCaller, { once: true });
+  const guard = silenceGuard(controller, silenceMs);
+  const origin = new URL(target.url).origin;
+
+  const get = async (url: string, init: RequestInit): Promise<Response> => {
+    guard.heard();
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        signal: controller.signal,
+        ...init,
+      });
+    } catch (err) {
+      if (guard.timedOut) throw silenceError(silenceMs);
+      if (signal?.aborted) throw err;
+      throw new OpenLinkError('The server could not be reached. Check your connection and try again.');
+    }
+    guard.heard();
+    if (res.status === 404 || res.status === 410)
+      throw new OpenLinkError('The file is no longer on the server: it was deleted or has expired.');
+    if (!res.ok || !res.body)
+      throw new OpenLinkError(`The server could not send the file (HTTP ${res.status}).`);
+    return res;
+  };
+
+  try {
+    let res = await get(target.url, {});
+    let contentType = typeOf(res);
+    let cipher = target.cipher;
+    const length = announcedLength(res);
+    if (cipher && contentType === 'text/html' && length !== undefined && length > 0 && length <= PAGE_LIMIT) {
+      // Teknik serves a download page, not the bytes, for files whose key it does not keep. An HTML
+      // file uploaded encrypted also comes back as text/html, so only a page that parses counts.
+      const bytes = await res.arrayBuffer();
+      const page = parseDownloadPage(new TextDecoder().decode(bytes), target.url);
+      if (page) {
+        const where = new URL(page.downloadDataUrl);
+        if (where.origin !== origin)
+          throw new OpenLinkError(
+            `The server's download page sends the file from another server (${where.host}). Hushdrop only downloads from the server in the link, so nothing was fetched.`,
+          );
+        res = await get(page.downloadDataUrl, { method: 'POST', body: downloadDataForm(page) });
+        if (typeOf(res) === 'application/json')
+          throw new OpenLinkError('The server says this file does not exist any more.');
+        cipher = { ...cipher, iv: page.iv };
+        contentType = page.fileType || typeOf(res);
+      } else {
+        res = new Response(bytes, { headers: { 'content-length': String(bytes.byteLength) } });
+      }
+    }
+    const limit = announcedLength(res) ?? target.knownSize;
+    const opened = await writeToDisk(res, cipher, limit, guard, onProgress);
+    return { ...opened, contentType };
+  } catch (err) {
+    if (guard.timedOut && !(err instanceof OpenLinkError)) throw silenceError(silenceMs);
+    throw err;
+  } finally {
+    guard.stop();
+    signal?.removeEventListener('abort', stopOnCaller);
+  }
+}
+
+/** Streams a response's body (through the cipher when there is one) into an OPFS scratch file. */
+async function writeToDisk(
   res: Response,
-  key: string,
-  iv: string,
+  cipherText: OpenTarget['cipher'],
+  limit: number | undefined,
+  guard: { heard(): void; readonly timedOut: boolean },
   onProgress?: (p: OpenProgress) => void,
-  signal?: AbortSignal,
 ): Promise<{ file: File; cleanup: () => Promise<void> }> {
   if (!res.body) throw new OpenLinkError('The server sent no file.');
-  const expected = Number(res.headers.get('content-length')) || undefined;
-  const root = await navigator.storage.getDirectory();
-  const name = `open-${crypto.randomUUID()}.bin`;
-  const handle = await root.getFileHandle(name, { create: true });
-  const cleanup = () => root.removeEntry(name).catch(() => {});
-  const writable = await handle.createWritable();
-  const cipher = await createCipher(key, iv);
+  const scratch: Scratch = await createScratch('open');
+  const writable = await scratch.handle.createWritable();
+  const cipher = cipherText ? await createCipher(cipherText.key, cipherText.iv) : undefined;
   let offset = 0;
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -105,13 +183,10 @@ async function decryptToDisk(
     }
     pending = [];
     pendingBytes = 0;
-    await writable.write({
-      type: 'write',
-      position: offset,
-      data: (await cipher.cryptAt(chunk, offset)) as Uint8Array<ArrayBuffer>,
-    });
+    const data = cipher ? await cipher.cryptAt(chunk, offset) : chunk;
+    await writable.write({ type: 'write', position: offset, data: data as Uint8Array<ArrayBuffer> });
     offset += chunk.length;
-    onProgress?.({ done: offset, total: expected });
+    onProgress?.({ done: offset, total: limit });
   };
   try {
     const reader = res.body.getReader();
@@ -120,26 +195,33 @@ async function decryptToDisk(
       try {
         step = await reader.read();
       } catch (err) {
-        if (signal?.aborted) throw err;
+        if (guard.timedOut) throw err;
         throw new OpenLinkError(
           `The download stopped before the end (${offset + pendingBytes} bytes received). Try again.`,
         );
       }
       if (step.done) break;
+      guard.heard();
       pending.push(step.value);
       pendingBytes += step.value.length;
+      if (limit !== undefined && offset + pendingBytes > limit) {
+        await reader.cancel().catch(() => {});
+        throw new OpenLinkError(
+          `The server sent more than the ${limit} bytes this file has, so the download was stopped and nothing was kept.`,
+        );
+      }
       if (pendingBytes >= CHUNK) await flush();
     }
     await flush();
-    if (expected !== undefined && offset !== expected)
+    if (limit !== undefined && offset !== limit)
       throw new OpenLinkError(
-        `The download stopped before the end (${offset} of ${expected} bytes). Try again.`,
+        `The download stopped before the end (${offset} of ${limit} bytes). Try again.`,
       );
     await writable.close();
-    return { file: await handle.getFile(), cleanup };
+    return { file: await scratch.handle.getFile(), cleanup: scratch.remove };
   } catch (err) {
     await writable.abort().catch(() => {});
-    await cleanup();
+    await scratch.remove();
     throw err;
   }
 }

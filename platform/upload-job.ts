@@ -15,6 +15,7 @@ import {
 } from '../lib/upload';
 import type { EncryptCommand, EncryptReport } from './encrypt-worker';
 import { addUpload, HistoryWriteError } from './history';
+import { createScratch, sweepScratch } from './scratch-files';
 
 export interface UploadProgress {
   phase: 'encrypting' | 'uploading';
@@ -29,10 +30,6 @@ export interface UploadOutcome {
 }
 
 const CHUNK = 1 << 20;
-/** OPFS names of the encrypted copies; each is guarded by a Web Lock of the same name while in use. */
-const PREFIX = 'upload-';
-const SUFFIX = '.bin';
-const LOCK_PREFIX = 'hushdrop-opfs:';
 /** How long a cancelled worker gets to close its file before it is terminated anyway. */
 const CANCEL_GRACE_MS = 2000;
 
@@ -40,54 +37,6 @@ type Progress = (p: UploadProgress) => void;
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The upload was cancelled.', 'AbortError');
-}
-
-/** Holds the Web Lock `name` until the returned function is called (a no-op where locks are missing). */
-function holdLock(name: string): Promise<() => void> {
-  const locks = (navigator as Partial<Navigator>).locks;
-  if (!locks) return Promise.resolve(() => {});
-  return new Promise((acquired) => {
-    locks
-      .request(name, () => new Promise<void>((release) => acquired(release)))
-      .catch(() => acquired(() => {}));
-  });
-}
-
-async function removeFile(root: FileSystemDirectoryHandle, name: string): Promise<void> {
-  // A worker that was just terminated may hold its sync access handle a moment longer.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await root.removeEntry(name);
-      return;
-    } catch (err) {
-      if ((err as DOMException)?.name === 'NotFoundError' || attempt >= 20) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/**
- * Removes encrypted copies left behind by an upload that never finished (a closed page, a crash).
- * A copy still in use is skipped: its upload holds the Web Lock of the same name.
- */
-export async function sweepLeftovers(): Promise<number> {
-  const locks = (navigator as Partial<Navigator>).locks;
-  if (!locks || !navigator.storage?.getDirectory) return 0;
-  const root = await navigator.storage.getDirectory();
-  const names: string[] = [];
-  for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys())
-    if (name.startsWith(PREFIX) && name.endsWith(SUFFIX)) names.push(name);
-  let removed = 0;
-  for (const name of names) {
-    await locks.request(`${LOCK_PREFIX}${name}`, { ifAvailable: true }, async (lock) => {
-      if (!lock) return;
-      await root.removeEntry(name).then(
-        () => removed++,
-        () => {},
-      );
-    });
-  }
-  return removed;
 }
 
 /**
@@ -191,29 +140,17 @@ async function encryptToDisk(
   signal?: AbortSignal,
 ): Promise<{ body: File; cleanup: () => Promise<void> }> {
   signal?.throwIfAborted();
-  const name = `${PREFIX}${crypto.randomUUID()}${SUFFIX}`;
-  // Taken before the file exists, so a sweep from another page never removes it while in use.
-  const release = await holdLock(`${LOCK_PREFIX}${name}`);
-  let root: FileSystemDirectoryHandle | undefined;
-  const cleanup = async () => {
-    try {
-      if (root) await removeFile(root, name);
-    } finally {
-      release();
-    }
-  };
+  const scratch = await createScratch('upload');
   try {
-    root = await navigator.storage.getDirectory();
-    const handle = await root.getFileHandle(name, { create: true });
-    const how = await encryptInWorker(file, key, iv, name, onProgress, signal);
-    if (how === 'unsupported') await encryptHere(handle, file, key, iv, onProgress, signal);
+    const how = await encryptInWorker(file, key, iv, scratch.name, onProgress, signal);
+    if (how === 'unsupported') await encryptHere(scratch.handle, file, key, iv, onProgress, signal);
     signal?.throwIfAborted();
-    const body = await handle.getFile();
+    const body = await scratch.handle.getFile();
     if (body.size !== file.size)
       throw new Error(`The encrypted copy has ${body.size} bytes instead of ${file.size}.`);
-    return { body, cleanup };
+    return { body, cleanup: scratch.remove };
   } catch (err) {
-    await cleanup();
+    await scratch.remove();
     throw err;
   }
 }
@@ -235,7 +172,7 @@ export async function runUpload(
 ): Promise<UploadOutcome> {
   if (!swept) {
     swept = true;
-    sweepLeftovers().catch(() => {});
+    sweepScratch(['upload']).catch(() => {});
   }
   let key: string | undefined;
   let iv: string | undefined;
@@ -261,7 +198,7 @@ export async function runUpload(
     });
     const entry: UploadEntry = {
       id: crypto.randomUUID(),
-      link: shareLink(result, key),
+      link: shareLink(result, key, options.mode === 'server' && options.saveKey),
       url: result.url.split('#')[0]!,
       fileName: result.fileName,
       key: key ?? result.key,
@@ -277,6 +214,7 @@ export async function runUpload(
       time: Date.now(),
       server: target.variant === 'legacy' ? target.addresses.baseUrl : target.addresses.apiUrl,
       sha256: file.size <= HASHED_UP_TO ? await sha256Hex(file) : undefined,
+      keyKept: options.mode === 'server' ? options.saveKey : undefined,
     };
     for (const k of Object.keys(entry) as (keyof UploadEntry)[]) if (entry[k] === undefined) delete entry[k];
     if (signal?.aborted) {

@@ -8,6 +8,7 @@ import {
   type ServerSettings,
   type Settings,
   serverOriginPatterns,
+  tokenExposure,
 } from '../../lib/settings';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import { requestOrigins } from '../../platform/permissions';
@@ -65,6 +66,7 @@ export function App() {
   const setServer = (patch: Partial<ServerSettings>) =>
     setProfile({ server: { ...profile.server, ...patch } });
   const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
+  const exposure = tokenExposure(profile.server);
 
   function addProfile() {
     if (!settings) return;
@@ -213,7 +215,11 @@ export function App() {
             autoComplete="off"
             value={profile.server.token}
             onInput={(e) => setServer({ token: e.currentTarget.value })}
+            aria-describedby="token-warning"
           />
+          <p id="token-warning" class="warn small" role={exposure ? 'alert' : undefined}>
+            {exposure}
+          </p>
           <label for="size-limit">Largest file the server takes, in MiB (empty: unknown)</label>
           <input
             id="size-limit"

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
+import { FileName } from '../../components/FileName';
 import { formatBytes } from '../../components/format';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import type { UploadEntry } from '../../lib/history';
+import { displayName } from '../../lib/history/file-names';
 import type { Settings } from '../../lib/settings';
 import { listUploads } from '../../platform/history';
 import { jobsItem } from '../../platform/jobs/state';
@@ -22,7 +24,9 @@ function JobItem({ job }: { job: JobState }) {
   const pct = job.total ? Math.floor((job.done / job.total) * 100) : 0;
   return (
     <li class="card job" data-state={job.state}>
-      <strong>{job.name}</strong>{' '}
+      <strong>
+        <FileName name={job.name} />
+      </strong>{' '}
       {job.total ? <span class="small muted">({formatBytes(job.total)})</span> : null}
       {job.state === 'running' && (
         <div>
@@ -43,12 +47,14 @@ function JobItem({ job }: { job: JobState }) {
       {job.state === 'done' && job.link && (
         <div>
           <p class="ok small">Uploaded; the link was copied.</p>
+          {/* autocomplete=off: the browser's session restore must not keep the key shown here. */}
           <input
             class="mono job-link"
             type="text"
             readOnly
+            autocomplete="off"
             value={job.link}
-            aria-label={`Link of ${job.name}`}
+            aria-label={`Link of ${displayName(job.name)}`}
           />
         </div>
       )}
@@ -85,7 +91,7 @@ export function App() {
       try {
         const id = await stageFile(file);
         await sendMessage('startUpload', {
-          source: { kind: 'staged', id, name: file.name || 'pasted file', size: file.size },
+          source: { kind: 'staged', id, name: file.name || 'pasted file', type: file.type, size: file.size },
         });
       } catch (err) {
         setNotice({

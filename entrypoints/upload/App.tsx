@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
+import { FileName } from '../../components/FileName';
 import { formatBytes } from '../../components/format';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
@@ -169,7 +170,7 @@ export function App() {
         {jobs.map((job) => (
           <article class="card job" key={job.id} data-state={job.state}>
             <h3 style={{ margin: '0 0 6px', fontSize: '1rem' }}>
-              {job.name} <span class="muted small">({formatBytes(job.size)})</span>
+              <FileName name={job.name} /> <span class="muted small">({formatBytes(job.size)})</span>
             </h3>
             {job.state === 'running' && (
               <div>

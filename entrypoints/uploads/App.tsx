@@ -81,6 +81,7 @@ export function App() {
             id="export"
             type="button"
             class="secondary"
+            aria-describedby="export-note"
             onClick={() =>
               offerDownload(
                 new Blob([exportHistory(entries ?? [])], { type: 'application/json' }),
@@ -130,6 +131,10 @@ export function App() {
             </span>
           )}
         </div>
+        <p id="export-note" class="small muted">
+          The export holds every link with its key: whoever has the file can open your encrypted uploads. Keep
+          it as safe as the files themselves.
+        </p>
       </section>
       {entries === undefined ? (
         <p aria-busy="true">Loading…</p>

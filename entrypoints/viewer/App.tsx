@@ -1,11 +1,21 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
+import { FileName } from '../../components/FileName';
 import { formatBytes } from '../../components/format';
-import { LinkError, parseLink, sha256Hex } from '../../lib/crypto';
-import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
-import { fileNameFromUrl } from '../../lib/history/file-names';
-import { listUploads } from '../../platform/history';
-import { fetchAndDecrypt, OpenLinkError, previewable, safeBlobType } from '../../platform/open-link';
+import { deriveIv, LinkError, parseLink, sha256Hex } from '../../lib/crypto';
+import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
+import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
+import { profileServing, silenceMs } from '../../lib/settings';
+import { getUpload, listUploads } from '../../platform/history';
+import {
+  fetchAndDecrypt,
+  OpenLinkError,
+  type OpenTarget,
+  previewable,
+  safeBlobType,
+} from '../../platform/open-link';
+import { sweepScratch } from '../../platform/scratch-files';
+import { loadSettings } from '../../platform/settings';
 
 interface Opened {
   file: File;
@@ -19,50 +29,60 @@ interface Opened {
   cleanup: () => Promise<void>;
 }
 
+/** What to fetch for an upload in the history: decrypt only what needs it (the record says). */
+function targetOf(entry: UploadEntry): OpenTarget {
+  const decrypt = openingOf(entry) === 'decrypt' && entry.key;
+  return {
+    url: entry.url,
+    cipher: decrypt
+      ? { key: entry.key!, iv: (entry.mode === 'client' ? undefined : entry.iv) ?? deriveIv(entry.key!) }
+      : undefined,
+    knownSize: entry.size,
+  };
+}
+
+// Links reach this page only typed or pasted into its field, or as the id of an upload in the
+// history (`?entry=`): never in its address, which the browser keeps in its History and syncs.
 export function App() {
-  const [text, setText] = useState(() => decodeURIComponent(location.hash.slice(1)));
+  const [text, setText] = useState('');
   const [state, setState] = useState<'idle' | 'working' | 'done' | 'failed'>('idle');
   const [progress, setProgress] = useState<{ done: number; total?: number }>();
   const [error, setError] = useState('');
   const [opened, setOpened] = useState<Opened>();
   const [preview, setPreview] = useState<string>();
+  const [from, setFrom] = useState<UploadEntry>();
+  const current = useRef<Opened | undefined>(undefined);
 
-  async function open(e?: Event) {
-    e?.preventDefault();
+  async function show(target: OpenTarget, known: UploadEntry | undefined, otherKey: boolean) {
     setError('');
+    if (preview) URL.revokeObjectURL(preview);
     setPreview(undefined);
-    await opened?.cleanup();
+    await current.current?.cleanup();
+    current.current = undefined;
     setOpened(undefined);
-    let link: ReturnType<typeof parseLink>;
-    try {
-      link = parseLink(text);
-    } catch (err) {
-      setState('failed');
-      setError(err instanceof LinkError ? err.message : 'This link cannot be read.');
-      return;
-    }
     setState('working');
     try {
-      const sameUrl = (await listUploads()).find((u) => u.url === link.url);
-      const otherKey = Boolean(sameUrl?.key && sameUrl.key !== link.key);
-      const known = otherKey ? undefined : sameUrl;
-      const { file, contentType, cleanup } = await fetchAndDecrypt(link, {
-        iv: known?.mode !== 'client' ? known?.iv : undefined,
+      // The silence limit set for the server the file is on, if it is one of the profiles'.
+      const profile = profileServing(await loadSettings(), target.url);
+      const { file, contentType, cleanup } = await fetchAndDecrypt(target, {
         onProgress: setProgress,
+        silenceMs: profile && silenceMs(profile),
       });
       const type = known?.type ?? contentType;
       let check: Opened['check'] = 'unknown';
       if (known?.sha256 && file.size <= HASHED_UP_TO)
         check = (await sha256Hex(file)) === known.sha256 ? 'matches' : 'differs';
-      setOpened({
+      const result: Opened = {
         file,
-        name: known?.name ?? fileNameFromUrl(link.url, contentType),
+        name: displayName(known?.name ?? fileNameFromUrl(target.url, contentType)),
         type,
         known,
         check,
         otherKey,
         cleanup,
-      });
+      };
+      current.current = result;
+      setOpened(result);
       if (previewable(type)) setPreview(URL.createObjectURL(new Blob([file], { type })));
       setState('done');
     } catch (err) {
@@ -71,8 +91,46 @@ export function App() {
     }
   }
 
+  async function openTyped(e: Event) {
+    e.preventDefault();
+    setFrom(undefined);
+    let link: ReturnType<typeof parseLink>;
+    try {
+      link = parseLink(text);
+    } catch (err) {
+      setState('failed');
+      setError(err instanceof LinkError ? err.message : 'This link cannot be read.');
+      return;
+    }
+    const sameUrl = (await listUploads()).find((u) => u.url === link.url);
+    const otherKey = Boolean(sameUrl?.key && sameUrl.key !== link.key);
+    const known = otherKey ? undefined : sameUrl;
+    const target: OpenTarget = known
+      ? targetOf(known)
+      : { url: link.url, cipher: { key: link.key, iv: deriveIv(link.key) } };
+    await show(target, known, otherKey);
+  }
+
   useEffect(() => {
-    if (text) open();
+    // Decrypted copies left by viewer tabs that closed before they could remove theirs.
+    sweepScratch(['open']).catch(() => {});
+    // An old bookmark may still carry a link after "#": it is not used, and not kept in the address.
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    const id = new URLSearchParams(location.search).get('entry');
+    if (id)
+      getUpload(id).then((entry) => {
+        if (!entry) {
+          setState('failed');
+          setError('This upload is no longer in your uploads list, so there is no key to open it with.');
+          return;
+        }
+        setFrom(entry);
+        show(targetOf(entry), entry, false);
+      });
+    // The decrypted copy is plaintext: remove it when the tab goes (the background sweeps as well).
+    const leave = () => void current.current?.cleanup();
+    addEventListener('pagehide', leave);
+    return () => removeEventListener('pagehide', leave);
   }, []);
 
   const pct = progress?.total ? Math.floor((progress.done / progress.total) * 100) : undefined;
@@ -83,13 +141,16 @@ export function App() {
         Hushdrop downloads the file, decrypts it here with the key after “#”, and saves it. The key is never
         sent.
       </p>
-      <form class="card" onSubmit={open}>
+      <form class="card" onSubmit={openTyped}>
         <label for="link">Link</label>
         <div class="row">
+          {/* autocomplete=off: the browser's session restore must not keep a key typed here. */}
           <input
             id="link"
             class="grow mono"
             type="text"
+            autocomplete="off"
+            spellcheck={false}
             value={text}
             placeholder="https://files.example.org/AbCdE.png#key"
             onInput={(e) => setText(e.currentTarget.value)}
@@ -98,12 +159,18 @@ export function App() {
             Open
           </button>
         </div>
+        {from && (
+          <p class="small muted" id="from">
+            Opening <FileName name={from.name} /> from your uploads.
+          </p>
+        )}
       </form>
       <section aria-live="polite">
         {state === 'working' && (
           <div class="card">
             <label for="progress">
-              Downloading and decrypting… {progress ? formatBytes(progress.done) : ''}
+              Downloading{from && openingOf(from) === 'direct' ? '' : ' and decrypting'}…{' '}
+              {progress ? formatBytes(progress.done) : ''}
               {pct !== undefined ? ` (${pct}%)` : ''}
             </label>
             <progress id="progress" max={100} value={pct} />
@@ -117,7 +184,7 @@ export function App() {
         {state === 'done' && opened && (
           <div class="card" id="result">
             <p class="ok">
-              Decrypted {opened.name} ({formatBytes(opened.file.size)}).
+              Ready: <FileName name={opened.name} /> ({formatBytes(opened.file.size)}).
             </p>
             {opened.check === 'matches' && (
               <p class="ok" id="check">

@@ -21,3 +21,15 @@ export function fileNameFromUrl(url: string, type = '', stem = 'download', now?:
   const ext = type.split('/')[1]?.split(/[+;]/)[0] || 'bin';
   return `${stem}-${fileStamp(now)}.${ext}`;
 }
+
+/**
+ * Bidirectional-text controls (LRM, RLM, ALM, the embeddings and overrides U+202A–202E, the
+ * isolates U+2066–2069). In a file name they only serve to disguise it: `invoice\u202Efdp.exe`
+ * shows as "invoiceexe.pdf".
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** A name as it may be shown or saved: without bidi controls, so it reads in its real order. */
+export function displayName(name: string): string {
+  return name.replace(BIDI_CONTROLS, '');
+}

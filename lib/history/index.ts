@@ -1,5 +1,7 @@
-// Upload history entries: their shape, and the checks an imported file must pass.
-// Persistence (IndexedDB) lives in platform/history.ts.
+// Upload history entries: their shape, how each is opened, and the checks an imported file must
+// pass. Persistence (IndexedDB) lives in platform/history.ts.
+import { LINK_KEY_LENGTHS } from '../crypto/link';
+import { IV_LENGTH, isAlphabetText } from '../crypto/text';
 import type { Mode, Variant } from '../upload';
 
 export interface UploadEntry {
@@ -24,6 +26,21 @@ export interface UploadEntry {
   server: string;
   /** SHA-256 of the original bytes (hex), kept for files up to HASHED_UP_TO so the viewer can check a download. */
   sha256?: string;
+  /** Server mode: the server kept the key and serves the file decrypted (absent in entries made before this was recorded). */
+  keyKept?: boolean;
+}
+
+/**
+ * How an upload is opened: `decrypt` — download and decrypt with the entry's key (and its IV, or
+ * the one derived from the key); `direct` — the server serves the file as it was uploaded.
+ */
+export function openingOf(
+  entry: Pick<UploadEntry, 'mode' | 'key' | 'keyKept' | 'link'>,
+): 'decrypt' | 'direct' {
+  if (entry.mode === 'none') return 'direct';
+  if (entry.mode === 'server')
+    return entry.keyKept === true || !entry.key || !entry.link.includes('#') ? 'direct' : 'decrypt';
+  return entry.key ? 'decrypt' : 'direct';
 }
 
 /** Files up to this size get their SHA-256 recorded (WebCrypto hashes in one call, so the bytes are read whole). */
@@ -32,6 +49,11 @@ export const HASHED_UP_TO = 64 * 1024 * 1024;
 export class HistoryImportError extends Error {
   override name = 'HistoryImportError';
 }
+
+/** An import larger than this is refused before it is read (a real history is a few hundred KiB). */
+export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
+/** The most entries one import may bring. */
+export const IMPORT_MAX_ENTRIES = 5000;
 
 const str = (v: unknown) => typeof v === 'string';
 const optStr = (v: unknown) => v === undefined || typeof v === 'string';
@@ -48,11 +70,23 @@ function entryProblem(e: any): string | undefined {
   if (!num(e.size) || !num(e.time)) return 'has no size or time';
   if (e.variant !== 'legacy' && e.variant !== 'current') return 'has an unknown variant';
   if (e.mode !== 'client' && e.mode !== 'server' && e.mode !== 'none') return 'has an unknown mode';
-  for (const k of ['link', 'url', 'deletionLink'] as const) {
+  if (e.keyKept !== undefined && typeof e.keyKept !== 'boolean') return 'has an invalid keyKept';
+  for (const k of ['link', 'url', 'deletionLink', 'server'] as const) {
     if (e[k] === undefined) continue;
     const proto = URL.canParse(e[k]) ? new URL(e[k]).protocol : '';
     if (proto !== 'http:' && proto !== 'https:') return `has a ${k} that is not a web address`;
   }
+  if (e.key !== undefined && !(isAlphabetText(e.key) && LINK_KEY_LENGTHS.includes(e.key.length)))
+    return 'has a key that is not 16, 24 or 32 letters and digits';
+  if (e.iv !== undefined && !(isAlphabetText(e.iv) && e.iv.length === IV_LENGTH))
+    return `has an IV that is not ${IV_LENGTH} letters and digits`;
+  if (e.url.includes('#')) return 'has a file address with a “#” in it';
+  // The link is the file's address, or that address with the entry's own key after “#”.
+  if (e.link !== e.url && !(e.key !== undefined && e.link === `${e.url}#${e.key}`))
+    return 'has a link that is not its file’s address and key';
+  // A deletion link is followed by a click: it must go to the server that has the file.
+  if (e.deletionLink !== undefined && new URL(e.deletionLink).origin !== new URL(e.url).origin)
+    return `has a deletion link on another server (${new URL(e.deletionLink).host})`;
   return undefined;
 }
 
@@ -64,6 +98,10 @@ export function exportHistory(entries: UploadEntry[]): string {
 
 /** Parses an export; throws HistoryImportError with a sentence, and accepts nothing if any entry is bad. */
 export function parseHistoryExport(text: string): UploadEntry[] {
+  if (text.length > IMPORT_MAX_BYTES)
+    throw new HistoryImportError(
+      `This file is too large for a Hushdrop history export (more than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB); nothing was imported.`,
+    );
   let data: any;
   try {
     data = JSON.parse(text);
@@ -72,6 +110,10 @@ export function parseHistoryExport(text: string): UploadEntry[] {
   }
   if (!data || data.format !== EXPORT_FORMAT || !Array.isArray(data.uploads))
     throw new HistoryImportError('This file is not a Hushdrop history export.');
+  if (data.uploads.length > IMPORT_MAX_ENTRIES)
+    throw new HistoryImportError(
+      `This file lists ${data.uploads.length} uploads; Hushdrop imports at most ${IMPORT_MAX_ENTRIES} at once. Nothing was imported.`,
+    );
   const out: UploadEntry[] = [];
   data.uploads.forEach((e: any, i: number) => {
     const p = entryProblem(e);
@@ -89,9 +131,10 @@ export function parseHistoryExport(text: string): UploadEntry[] {
       time: e.time,
       server: e.server,
     };
-    for (const k of ['key', 'iv', 'deletionLink', 'expirationDate'] as const)
+    for (const k of ['key', 'iv', 'deletionLink', 'expirationDate', 'sha256'] as const)
       if (e[k] !== undefined) clean[k] = e[k];
     if (num(e.maxDownloads)) clean.maxDownloads = e.maxDownloads;
+    if (typeof e.keyKept === 'boolean') clean.keyKept = e.keyKept;
     out.push(clean);
   });
   return out;

@@ -173,6 +173,21 @@ export function serverOriginPatterns(server: ServerSettings): string[] {
   return [...out];
 }
 
+/** The profile whose server serves `url` (same origin as one of its addresses), if any. */
+export function profileServing(s: Settings, url: string): Profile | undefined {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+  return s.profiles.find((p) =>
+    [p.server.baseUrl, p.server.apiUrl, p.server.uploadUrl].some(
+      (a) => URL.canParse(a) && new URL(a).origin === origin,
+    ),
+  );
+}
+
 /** A sentence when a file is over the profile's known limit, else undefined. */
 export function sizeProblem(
   profile: Profile,
@@ -191,4 +206,22 @@ export function tooLargeSentence(profile: Profile, learned: SizeLimit): string {
 /** The silence an upload to this profile may meet before it fails, in ms (undefined: the default). */
 export function silenceMs(profile: Profile): number | undefined {
   return profile.timeoutSeconds ? profile.timeoutSeconds * 1000 : undefined;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * A sentence when the profile's token would travel unencrypted: Basic auth over plain http to a
+ * host other than this machine. Undefined when there is no token or the connection is safe.
+ */
+export function tokenExposure(server: ServerSettings): string | undefined {
+  if (server.variant !== 'current' || !server.username || !server.token) return undefined;
+  let url: URL;
+  try {
+    url = new URL(server.apiUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || LOOPBACK_HOST.test(url.hostname)) return undefined;
+  return `Your token would be sent unencrypted to ${url.host}: the API address uses http://, so anyone on the network can read it. Use an https:// address.`;
 }

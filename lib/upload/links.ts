@@ -58,8 +58,11 @@ export function deletionLink(target: UploadTarget, result: UploadResult): string
 /**
  * The link to share. Client mode: `result.url#clientKey` (the key never went to the server).
  * Server and none modes: the server's URL as given — it already ends in `#key` when the server
- * made a key and did not keep it.
+ * made a key and did not keep it. When the server kept the key it serves the file decrypted, so a
+ * `#key` it appended anyway (Teknik did until 2018) is dropped: it would only mislead an opener
+ * into decrypting twice.
  */
-export function shareLink(result: UploadResult, clientKey?: string): string {
-  return clientKey === undefined ? result.url : makeLink(result.url, clientKey);
+export function shareLink(result: UploadResult, clientKey?: string, serverKeptKey = false): string {
+  if (clientKey !== undefined) return makeLink(result.url, clientKey);
+  return serverKeptKey ? result.url.split('#')[0]! : result.url;
 }

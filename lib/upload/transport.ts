@@ -16,8 +16,8 @@ const globalTimers: Timers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** A timer that can be pushed back; `fire` runs once if it is not pushed back or stopped in time. */
-function watchdog(timers: Timers, ms: number | undefined, fire: () => void) {
+/** A timer that can be pushed back; `fire` runs once if it is not pushed back or stopped in time (also the viewer's silence limit). */
+export function watchdog(timers: Timers, ms: number | undefined, fire: () => void) {
   let handle: unknown;
   const stop = () => {
     if (handle !== undefined) timers.clearTimeout(handle);

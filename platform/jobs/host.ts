@@ -1,6 +1,7 @@
 // The background's side of upload jobs: start them where they can run for long (offscreen
 // document in Chromium, this background page in Firefox), track them, and tell the person.
 import { browser } from 'wxt/browser';
+import { displayName } from '../../lib/history/file-names';
 import { activeProfile, uploadOptions } from '../../lib/settings';
 import { type JobRequest, type JobState, sendMessage, type UploadSource } from '../messages';
 import { loadSettings, updateProfile } from '../settings';
@@ -98,17 +99,19 @@ export async function onJobUpdate(state: JobState): Promise<void> {
     all[state.id] = state;
   });
   await showBadge(jobs);
+  const name = displayName(state.name);
   if (state.state === 'done' && state.link) {
     const copied = await copyText(state.link);
+    // Never the link itself: notification centres keep their texts, and they show on shared screens.
     await notify(
       `job-${state.id}`,
-      `Uploaded ${state.name}`,
-      `${copied ? 'Link copied: ' : ''}${state.link}${state.warning ? `\n${state.warning}` : ''}`,
+      `Uploaded ${name}`,
+      `${name} is on ${new URL(state.link).host}. ${copied ? 'The link was copied.' : 'Its link is in your uploads list.'}${state.warning ? `\n${state.warning}` : ''}`,
     );
   } else if (state.state === 'failed') {
     if (state.learnedSizeLimit !== undefined && state.profileId)
       await updateProfile(state.profileId, { sizeLimit: state.learnedSizeLimit });
-    await notify(`job-${state.id}`, `Upload of ${state.name} failed`, state.error ?? 'The upload failed.');
+    await notify(`job-${state.id}`, `Upload of ${name} failed`, state.error ?? 'The upload failed.');
   }
 }
 

@@ -13,7 +13,7 @@ const running = new Map<string, AbortController>();
 
 async function resolveSource(source: UploadSource, signal: AbortSignal): Promise<File> {
   if (source.kind === 'staged') {
-    const file = await takeStagedFile(source.id);
+    const file = await takeStagedFile(source.id, source.name, source.type);
     if (!file) throw new Error('The file to upload could not be found any more. Try again.');
     return file;
   }

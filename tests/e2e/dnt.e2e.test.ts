@@ -154,7 +154,7 @@ describe('the rules follow the settings', () => {
     try {
       const first = await launchExtension({ profileDir });
       await useSettings(first, settingsFor(ref.server, 'legacy', true), [`|${ref.server.baseUrl}/`]);
-      await first.close();
+      await first.close({ keepProfile: true });
 
       restarted = await launchExtension({ profileDir });
       await expect.poll(() => dntFilters(restarted!)).toEqual([`|${ref.server.baseUrl}/`]);

@@ -7,6 +7,7 @@ import {
   type ExtensionBrowser,
   historyCount,
   launchExtension,
+  openInViewer,
   screenshot,
   serverSettings,
   uploadThroughPage,
@@ -187,7 +188,7 @@ describe('history and viewer', () => {
       buffer: original,
     });
 
-    const viewer = await browser.open(`viewer.html#${link}`);
+    const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
     const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
@@ -304,13 +305,48 @@ describe('server-side encryption', () => {
     const row = history.locator('tbody tr', { hasText: 'server-side.bin' });
     const [viewer] = await Promise.all([
       browser.ctx.waitForEvent('page'),
-      row.getByRole('link', { name: /Open/ }).click(),
+      row.getByRole('button', { name: /Open/ }).click(),
     ]);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
     expect(readFileSync((await download.path())!).equals(original)).toBe(true);
     await viewer.close();
     await history.close();
+  });
+});
+
+describe('server-side encryption with the key kept', () => {
+  it('a server that answers url#key for a key it keeps: the link has no key, Open goes to the server, and a pasted url#key is not decrypted twice', async () => {
+    // Teknik did so from 2016 to 2018; the server decrypts such files itself on download.
+    const old = await startTestServer({ keyInEveryUrl: true });
+    try {
+      await browser.setSettings(serverSettings(old.server, 'current'));
+      const original = randomBytes(150_000);
+      const link = await uploadThroughPage(
+        browser,
+        { name: 'kept.bin', mimeType: 'application/octet-stream', buffer: original },
+        (p) => p.getByLabel('Let the server encrypt').check(),
+      );
+      expect(link).not.toContain('#');
+      const stored = old.server.stored(new URL(link).pathname.split('/').pop()!)!;
+      expect(stored.saved).toBe(true);
+      // Open in the list goes to the server's own address: the server decrypts, not the extension.
+      const history = await browser.open('uploads.html');
+      const open = history.locator('tbody tr', { hasText: 'kept.bin' }).getByRole('link', { name: /Open/ });
+      expect(await open.getAttribute('href')).toBe(link);
+      expect(Buffer.from(await (await fetch(link)).arrayBuffer()).equals(original)).toBe(true);
+      await history.close();
+      // The url#key the server answered, pasted into the viewer: the record says not to decrypt.
+      const viewer = await openInViewer(browser, `${link}#${stored.key}`);
+      await viewer.locator('#save').waitFor({ timeout: 30_000 });
+      expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
+      const [download] = await Promise.all([viewer.waitForEvent('download'), viewer.click('#save')]);
+      expect(readFileSync((await download.path())!).equals(original)).toBe(true);
+      await viewer.close();
+    } finally {
+      await browser.setSettings(serverSettings(ref.server, 'current'));
+      await old.stop();
+    }
   });
 });
 
@@ -360,7 +396,7 @@ describe("Teknik's download page", () => {
       mimeType: 'text/html',
       buffer: original,
     });
-    const viewer = await browser.open(`viewer.html#${link}`);
+    const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 30_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/exactly the file you uploaded/);
     expect(await viewer.locator('h1', { hasText: 'my page' }).count()).toBe(0);

@@ -17,14 +17,20 @@ export interface ExtensionBrowser {
   url(path: string): string;
   open(path: string): Promise<Page>;
   setSettings(settings: unknown): Promise<void>;
-  close(): Promise<void>;
+  /** The browser's profile directory (removed by close unless asked to keep it). */
+  profileDir: string;
+  close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
-/** `profileDir`: a browser profile to reuse (kept on close), e.g. to restart the browser. */
-export async function launchExtension(opts: { profileDir?: string } = {}): Promise<ExtensionBrowser> {
+/** Starts Chromium with the extension; `profileDir` restarts a profile an earlier launch kept. */
+export async function launchExtension({
+  profileDir,
+}: {
+  profileDir?: string;
+} = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
-  const profile = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  const profile = profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -58,9 +64,10 @@ export async function launchExtension(opts: { profileDir?: string } = {}): Promi
       // The version marker tells the settings item that no migration is due.
       await sw.evaluate((s) => chrome.storage.local.set({ settings: s, settings$: { v: 2 } }), settings);
     },
-    async close() {
+    profileDir: profile,
+    async close({ keepProfile = false } = {}) {
       await ctx.close();
-      if (!opts.profileDir) rmSync(profile, { recursive: true, force: true });
+      if (!keepProfile) rmSync(profile, { recursive: true, force: true });
     },
   };
 }
@@ -110,6 +117,14 @@ export async function uploadThroughPage(
   } finally {
     await page.close();
   }
+}
+
+/** Opens the viewer and types a link into it, as a person pasting one would. */
+export async function openInViewer(browser: ExtensionBrowser, link: string): Promise<Page> {
+  const viewer = await browser.open('viewer.html');
+  await viewer.fill('#link', link);
+  await viewer.click('#open');
+  return viewer;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -7,7 +7,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
-import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
+import {
+  type ExtensionBrowser,
+  historyCount,
+  launchExtension,
+  openInViewer,
+  screenshot,
+  serverSettings,
+} from './harness';
 
 let browser: ExtensionBrowser;
 let ref: TestServer;
@@ -170,7 +177,7 @@ describe('bogus links in the viewer', () => {
     const link = await page.locator('.job[data-state="done"] input[id^="link-"]').inputValue();
     await page.close();
     const wrong = `${link.split('#')[0]}#${'A'.repeat(32)}`;
-    const viewer = await browser.open(`viewer.html#${wrong}`);
+    const viewer = await openInViewer(browser, wrong);
     await viewer.locator('#save').waitFor({ timeout: 20_000 });
     expect(await viewer.locator('#result').textContent()).toMatch(/not the one Hushdrop made/);
     expect(await viewer.locator('#result').textContent()).toMatch(/no checksum/);
@@ -185,7 +192,7 @@ describe('bogus links in the viewer', () => {
     const bytes = readFileSync(stored.path);
     bytes[3]! ^= 0x01;
     writeFileSync(stored.path, bytes);
-    const viewer = await browser.open(`viewer.html#${link}`);
+    const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 20_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/not the file you uploaded/);
     await viewer.close();
@@ -224,7 +231,7 @@ describe('the fragment never leaves', () => {
     const before = ref.server.requests.length;
     const [viewer] = await Promise.all([
       browser.ctx.waitForEvent('page'),
-      row.getByRole('link', { name: /Open/ }).click(),
+      row.getByRole('button', { name: /Open/ }).click(),
     ]);
     await viewer.locator('#save').waitFor({ timeout: 20_000 });
     const sent = ref.server.requests.slice(before);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameFromUrl, fileStamp } from '../../lib/history/file-names';
+import { displayName, fileNameFromUrl, fileStamp } from '../../lib/history/file-names';
 
 const at = new Date('2026-11-21T07:41:09.123Z');
 
@@ -25,5 +25,16 @@ describe('file names for files that came without one', () => {
 
   it('stamps without characters file systems refuse', () => {
     expect(fileStamp(at)).toBe('2026-11-21T07-41-09');
+  });
+});
+
+describe('names as they are shown', () => {
+  it('drops bidi controls, so a name reads in its real order', () => {
+    expect(displayName('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(displayName('a\u2066b\u2069c\u200F\u200E\u061C\u202Ad\u202C')).toBe('abcd');
+  });
+
+  it('keeps right-to-left letters themselves', () => {
+    expect(displayName('ملف.txt')).toBe('ملف.txt');
   });
 });

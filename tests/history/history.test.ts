@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   exportHistory,
   HistoryImportError,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ENTRIES,
   newEntries,
+  openingOf,
   parseHistoryExport,
   type UploadEntry,
 } from '../../lib/history';
@@ -30,6 +33,8 @@ describe('history export and import', () => {
     const list = [
       entry(1),
       entry(2, { deletionLink: undefined, maxDownloads: 3, expirationDate: '2030-01-01T00:00:00Z' }),
+      entry(3, { sha256: 'ab'.repeat(32) }),
+      entry(4, { mode: 'server', keyKept: true, link: 'https://u.example/f4.png' }),
     ];
     delete list[1]!.deletionLink;
     expect(parseHistoryExport(exportHistory(list))).toEqual(list);
@@ -56,6 +61,40 @@ describe('history export and import', () => {
     ],
     ['an unknown mode', exportHistory([{ ...entry(1), mode: 'weird' as any }]), /unknown mode/],
     ['a bad hash', exportHistory([{ ...entry(1), sha256: 'not-hex' }]), /invalid sha256/],
+    [
+      'a deletion link on another host',
+      exportHistory([{ ...entry(1), deletionLink: 'http://127.0.0.1:9/admin/drop-database?confirm=yes' }]),
+      /deletion link on another server \(127\.0\.0\.1:9\)/,
+    ],
+    [
+      'a deletion link on another port of the same host',
+      exportHistory([{ ...entry(1), deletionLink: 'https://u.example:8443/f1.png/del' }]),
+      /deletion link on another server/,
+    ],
+    ['a key of any text', exportHistory([{ ...entry(1), key: 'k"ey<>' }]), /key that is not/],
+    ['a key of the wrong length', exportHistory([{ ...entry(1), key: 'abc' }]), /key that is not/],
+    ['a bad IV', exportHistory([{ ...entry(1), iv: '0123' }]), /IV that is not 16/],
+    [
+      'a link with another key',
+      exportHistory([{ ...entry(1), link: 'https://u.example/f1.png#ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ' }]),
+      /link that is not its file’s address and key/,
+    ],
+    [
+      'a link to another file',
+      exportHistory([{ ...entry(1), link: 'https://evil.example/x#abcdefghijklmnopqrstuvwxyzABCDEF' }]),
+      /link that is not its file’s address and key/,
+    ],
+    ['a non-boolean keyKept', exportHistory([{ ...entry(1), keyKept: 'yes' as any }]), /invalid keyKept/],
+    [
+      'too many entries',
+      JSON.stringify({
+        format: 'hushdrop-history',
+        version: 1,
+        uploads: Array.from({ length: IMPORT_MAX_ENTRIES + 1 }, () => ({})),
+      }),
+      /lists 5001 uploads; Hushdrop imports at most 5000/,
+    ],
+    ['a file over the size cap', ' '.repeat(IMPORT_MAX_BYTES + 1), /too large .*nothing was imported/],
   ])('refuses %s with a sentence', (_, text, message) => {
     expect(() => parseHistoryExport(text)).toThrow(HistoryImportError);
     expect(() => parseHistoryExport(text)).toThrow(message);
@@ -64,5 +103,23 @@ describe('history export and import', () => {
   it('drops fields it does not know', () => {
     const text = exportHistory([{ ...entry(1), evil: '<script>' } as any]);
     expect(parseHistoryExport(text)[0]).not.toHaveProperty('evil');
+  });
+});
+
+describe('how an upload is opened', () => {
+  it('decrypts what the browser encrypted and what the server encrypted without keeping the key', () => {
+    expect(openingOf(entry(1))).toBe('decrypt');
+    expect(openingOf(entry(1, { mode: 'server', keyKept: false }))).toBe('decrypt');
+  });
+
+  it('opens directly what the server decrypts itself, or what was never encrypted', () => {
+    // A server that keeps the key may still answer url#key (Teknik did before 2018): the record decides.
+    expect(openingOf(entry(1, { mode: 'server', keyKept: true }))).toBe('direct');
+    expect(
+      openingOf(entry(1, { mode: 'server', keyKept: undefined, link: 'https://u.example/f1.png' })),
+    ).toBe('direct');
+    expect(openingOf(entry(1, { mode: 'none', key: undefined, link: 'https://u.example/f1.png' }))).toBe(
+      'direct',
+    );
   });
 });

@@ -113,6 +113,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
           accounts: opts.accounts ?? [],
           maxUploadBytes: opts.maxUploadBytes,
           now,
+          keyInEveryUrl: opts.keyInEveryUrl,
         };
         await handleUpload(
           ctx,

@@ -47,6 +47,11 @@ export interface ServerOptions {
   downloadPage?: boolean;
   /** How deletion links answer (default 'teknik'). */
   deletion?: DeletionMode;
+  /**
+   * Answer like Teknik's 2016–2018 servers: the result's url ends in `#key` whenever there is a
+   * key, even one the server keeps (and so serves the file decrypted).
+   */
+  keyInEveryUrl?: boolean;
 }
 
 export interface RecordedRequest {

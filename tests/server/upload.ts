@@ -38,6 +38,7 @@ export interface UploadContext {
   accounts: readonly Account[];
   maxUploadBytes: number | undefined;
   now: () => number;
+  keyInEveryUrl?: boolean;
 }
 
 export function replyTooLarge(reply: Reply, maxBytes: number): void {
@@ -162,7 +163,7 @@ export async function handleUpload(
   // The key travels in the fragment only when the server does not keep it (teknik.md §3.3, §4).
   const link = fileLink(ctx.links, ctx.variant, fileName);
   const result: Record<string, unknown> = {
-    url: key !== null && !saved ? `${link}#${key}` : link,
+    url: key !== null && (!saved || ctx.keyInEveryUrl) ? `${link}#${key}` : link,
     fileName,
     contentType: record.contentType,
     contentLength: record.contentLength,

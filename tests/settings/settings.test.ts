@@ -2,11 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
+  DEFAULT_SERVER,
   DEFAULT_SETTINGS,
   MIGRATIONS,
   normalizeSettings,
+  profileServing,
+  type ServerSettings,
   serverOriginPatterns,
   sizeProblem,
+  tokenExposure,
   tooLargeSentence,
   uploadTarget,
 } from '../../lib/settings';
@@ -147,5 +151,49 @@ describe('settings version 3: size limits', () => {
     const s = await loadSettings();
     expect(s.profiles[0]!.sizeLimit).toEqual({ bytes: 524_288, kind: 'below' });
     expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 3 });
+  });
+});
+
+describe('a token sent in the clear', () => {
+  const server = (apiUrl: string, extra: Partial<ServerSettings> = {}): ServerSettings => ({
+    ...DEFAULT_SERVER,
+    variant: 'current',
+    apiUrl,
+    username: 'me',
+    token: 's3cret',
+    ...extra,
+  });
+
+  it('is named when a token goes over plain http to another machine', () => {
+    expect(tokenExposure(server('http://files.example.org/api'))).toMatch(
+      /token would be sent unencrypted to files\.example\.org/,
+    );
+    expect(tokenExposure(server('http://192.168.1.20:8080/api'))).toMatch(/192\.168\.1\.20:8080/);
+  });
+
+  it('is quiet over https, on this machine, without a token, or for the legacy variant', () => {
+    expect(tokenExposure(server('https://files.example.org/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://127.0.0.1:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://localhost:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://[::1]:8787/api'))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { token: '' }))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { username: '' }))).toBeUndefined();
+    expect(tokenExposure(server('http://files.example.org/api', { variant: 'legacy' }))).toBeUndefined();
+  });
+});
+
+describe('the profile serving a file', () => {
+  it('is the one with an address on the file’s origin', () => {
+    const s = normalizeSettings({
+      profiles: [
+        { id: 'a', name: 'A', server: { ...DEFAULT_SERVER, uploadUrl: 'https://u.a.example' } },
+        { id: 'b', name: 'B', server: { ...DEFAULT_SERVER, baseUrl: 'https://b.example:8443' } },
+      ],
+      activeProfileId: 'a',
+    });
+    expect(profileServing(s, 'https://u.a.example/f.png')?.id).toBe('a');
+    expect(profileServing(s, 'https://b.example:8443/f.png?sub=u')?.id).toBe('b');
+    expect(profileServing(s, 'https://b.example/f.png')).toBeUndefined();
+    expect(profileServing(s, 'not a url')).toBeUndefined();
   });
 });
