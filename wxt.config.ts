@@ -21,6 +21,9 @@ export default defineConfig({
       'activeTab',
       'scripting',
       'clipboardWrite',
+      // Adds `DNT: 1` to the extension's own requests to servers that have do-not-track on
+      // (pages cannot set that header). Acts only where host access is granted: no install warning.
+      'declarativeNetRequestWithHostAccess',
       ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
     host_permissions: LOOPBACK,

@@ -30,10 +30,13 @@ export function UploadOptionsForm({
   value,
   onChange,
   showVariant = true,
+  showDoNotTrack = true,
 }: {
   value: UploadChoices;
   onChange: (v: UploadChoices) => void;
   showVariant?: boolean;
+  /** Do-not-track belongs to the server (its header goes with every request to it), so only the settings show it. */
+  showDoNotTrack?: boolean;
 }) {
   const set = <K extends keyof UploadChoices>(k: K, v: UploadChoices[K]) => onChange({ ...value, [k]: v });
   return (
@@ -87,7 +90,7 @@ export function UploadOptionsForm({
         />
         Make a deletion link
       </label>
-      {value.variant === 'legacy' ? (
+      {value.variant === 'legacy' && (
         <div class="row">
           <label class="inline" for="expire-unit">
             Expires
@@ -119,14 +122,16 @@ export function UploadOptionsForm({
             </>
           )}
         </div>
-      ) : (
+      )}
+      {showDoNotTrack && (
         <label class="inline">
           <input
+            id="dnt"
             type="checkbox"
             checked={value.doNotTrack}
             onChange={(e) => set('doNotTrack', e.currentTarget.checked)}
           />
-          Ask the server not to track this upload
+          Ask this server not to track me (sends <span class="mono">DNT: 1</span> with every request to it)
         </label>
       )}
     </div>

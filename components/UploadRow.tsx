@@ -2,7 +2,8 @@
 import { useState } from 'preact/hooks';
 import { openingOf, type UploadEntry } from '../lib/history';
 import { displayName } from '../lib/history/file-names';
-import { DELETION_MESSAGES, interpretDeletion } from '../lib/upload/deletion';
+import { deletionMessage } from '../lib/upload/deletion';
+import { deleteOnServer as deleteFromServer } from '../platform/deletion';
 import { removeUpload } from '../platform/history';
 import { openInViewer } from '../platform/viewer-tab';
 import { FileName } from './FileName';
@@ -29,12 +30,11 @@ export function UploadRow({
     if (!entry.deletionLink) return;
     setBusy(true);
     try {
-      const res = await fetch(entry.deletionLink, { credentials: 'omit', referrerPolicy: 'no-referrer' });
-      const outcome = interpretDeletion(res.status, await res.text());
-      if (outcome !== 'refused') await removeUpload(entry.id);
+      const verdict = await deleteFromServer(entry.deletionLink, entry.url);
+      if (verdict.outcome !== 'refused') await removeUpload(entry.id);
       notify({
-        kind: outcome === 'refused' ? 'error' : 'ok',
-        text: `${name}: ${DELETION_MESSAGES[outcome]}`,
+        kind: verdict.outcome === 'refused' ? 'error' : 'ok',
+        text: `${name}: ${deletionMessage(verdict)}`,
       });
       onChanged();
     } catch {

@@ -1,11 +1,13 @@
 import { browser } from 'wxt/browser';
 import { createMenus, onMenuClick } from '../platform/context-menu';
+import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { paymentPageUrl } from '../platform/payment-page';
 import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {
+  keepDntRulesInSync();
   // Scratch files a crash or a closed tab left behind: encrypted copies, and plaintext (files
   // waiting for upload, decrypted downloads). Nobody holds them when the browser starts or the
   // extension is installed, updated or reloaded (each needs its own event).

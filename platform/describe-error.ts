@@ -1,4 +1,6 @@
+import { type Profile, tooLargeSentence } from '../lib/settings';
 import { UploadError } from '../lib/upload';
+import { learnedLimit, type SizeLimit } from '../lib/upload/limit';
 
 /** A sentence for the person, plus the server's own words when there are some (shown as text). */
 export function describeError(err: unknown): { message: string; detail?: string } {
@@ -13,4 +15,18 @@ export function describeError(err: unknown): { message: string; detail?: string 
     return { message: 'The file could not be read. It may have been moved or changed; choose it again.' };
   const text = err instanceof Error ? err.message : String(err);
   return { message: `Something went wrong: ${text}` };
+}
+
+/**
+ * A refusal for size (HTTP 413): what it taught about the profile's limit, and the sentence that
+ * says so. Undefined for every other error.
+ */
+export function sizeRefusal(
+  err: unknown,
+  profile: Profile,
+  size: number,
+): { limit: SizeLimit; message: string; detail?: string } | undefined {
+  if (!(err instanceof UploadError) || err.kind !== 'too-large') return undefined;
+  const limit = learnedLimit(err.serverMessage, size);
+  return { limit, message: tooLargeSentence(profile, limit), detail: err.serverMessage };
 }

@@ -3,6 +3,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { Profile } from '../lib/settings';
 import type { UploadOptions, Variant } from '../lib/upload';
+import type { SizeLimit } from '../lib/upload/limit';
 
 /** Where the bytes of an upload are. */
 export type UploadSource =
@@ -31,7 +32,7 @@ export interface JobState {
   warning?: string;
   profileId?: string;
   /** Set when a 413 taught us the profile's size limit. */
-  learnedSizeLimit?: number;
+  learnedSizeLimit?: SizeLimit;
   startedAt: number;
 }
 

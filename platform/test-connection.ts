@@ -2,7 +2,8 @@
 import type { ServerSettings } from '../lib/settings';
 import { uploadTarget } from '../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../lib/upload';
-import { DELETION_MESSAGES, interpretDeletion } from '../lib/upload/deletion';
+import { deletionMessage } from '../lib/upload/deletion';
+import { deleteOnServer } from './deletion';
 
 export async function testConnection(server: ServerSettings): Promise<{ ok: boolean; text: string }> {
   const target = uploadTarget(server);
@@ -30,14 +31,18 @@ export async function testConnection(server: ServerSettings): Promise<{ ok: bool
         ok: false,
         text: 'The upload worked, but the server gave no deletion link, so the test file stays there.',
       };
-    const res = await fetch(link, { credentials: 'omit', referrerPolicy: 'no-referrer' });
-    const outcome = interpretDeletion(res.status, await res.text());
-    return outcome === 'deleted'
-      ? { ok: true, text: 'Connection works: a test file was uploaded and deleted.' }
-      : {
-          ok: false,
-          text: `The upload worked, but deleting the test file failed: ${DELETION_MESSAGES[outcome]}`,
-        };
+    const verdict = await deleteOnServer(link, result.url.split('#')[0]!);
+    if (verdict.outcome !== 'deleted')
+      return {
+        ok: false,
+        text: `The upload worked, but deleting the test file failed: ${deletionMessage(verdict)}`,
+      };
+    return {
+      ok: true,
+      text: verdict.confirmed
+        ? 'Connection works: a test file was uploaded and deleted.'
+        : 'Connection works: a test file was uploaded, and the server says it deleted it (Hushdrop could not check that it is gone).',
+    };
   } catch (err) {
     if (err instanceof UploadError)
       return {

@@ -10,6 +10,7 @@ import {
   serverOriginPatterns,
   tokenExposure,
 } from '../../lib/settings';
+import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import { requestOrigins } from '../../platform/permissions';
 import { loadSettings, saveSettings } from '../../platform/settings';
 import { testConnection } from '../../platform/test-connection';
@@ -25,6 +26,13 @@ const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: string; 
 ];
 
 type Status = { kind: 'ok' | 'error'; text: string };
+
+const MIB = 2 ** 20;
+
+/** The limit as the MiB field shows it: only a whole number of MiB that files may reach. */
+function handSetMiB(limit: SizeLimit | undefined): number | undefined {
+  return limit?.kind === 'at-most' && limit.bytes % MIB === 0 ? limit.bytes / MIB : undefined;
+}
 
 function problemsOf(p: Profile): string | undefined {
   if (!p.name.trim()) return 'Every server needs a name.';
@@ -217,12 +225,18 @@ export function App() {
             id="size-limit"
             type="number"
             min={1}
-            value={profile.sizeLimit ? Math.floor(profile.sizeLimit / 2 ** 20) : ''}
+            value={handSetMiB(profile.sizeLimit) ?? ''}
+            aria-describedby="size-limit-hint"
             onInput={(e) => {
               const mib = Number(e.currentTarget.value);
-              setProfile({ sizeLimit: mib > 0 ? mib * 2 ** 20 : undefined });
+              setProfile({ sizeLimit: mib > 0 ? { bytes: mib * MIB, kind: 'at-most' } : undefined });
             }}
           />
+          <p id="size-limit-hint" class="small muted">
+            {profile.sizeLimit && handSetMiB(profile.sizeLimit) === undefined
+              ? `Learned from the server: ${limitText(profile.sizeLimit)}.`
+              : 'Hushdrop also learns it when the server refuses a file for its size.'}
+          </p>
           <label for="timeout">Give up when the server is silent for (seconds)</label>
           <input
             id="timeout"

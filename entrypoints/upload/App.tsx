@@ -15,9 +15,8 @@ import {
   uploadOptions,
   uploadTarget,
 } from '../../lib/settings';
-import { UploadError } from '../../lib/upload';
-import { learnedLimit } from '../../lib/upload/limit';
-import { describeError } from '../../platform/describe-error';
+import { limitText } from '../../lib/upload/limit';
+import { describeError, sizeRefusal } from '../../platform/describe-error';
 import { loadSettings, updateProfile } from '../../platform/settings';
 import { runUpload, type UploadProgress } from '../../platform/upload-job';
 
@@ -103,12 +102,12 @@ export function App() {
         update(job.id, { state: 'done', entry, copied, warning: historyError?.message });
       } catch (err) {
         const aborted = job.abort.signal.aborted;
-        if (err instanceof UploadError && err.kind === 'too-large') {
-          const sizeLimit = learnedLimit(err.serverMessage, file.size);
-          await updateProfile(profile.id, { sizeLimit });
+        const refusal = sizeRefusal(err, profile, file.size);
+        if (refusal) {
+          await updateProfile(profile.id, { sizeLimit: refusal.limit });
           setSettings(await loadSettings());
         }
-        update(job.id, { state: aborted ? 'cancelled' : 'failed', error: describeError(err) });
+        update(job.id, { state: aborted ? 'cancelled' : 'failed', error: refusal ?? describeError(err) });
       }
     }
   }
@@ -125,8 +124,8 @@ export function App() {
         <span class="mono">
           {choices.variant === 'legacy' ? profile.server.baseUrl : profile.server.apiUrl}
         </span>
-        {profile.sizeLimit ? ` (at most ${formatBytes(profile.sizeLimit)})` : ''} ·{' '}
-        <a href="/options.html">settings</a> · <a href="/uploads.html">history</a>
+        {profile.sizeLimit ? ` (${limitText(profile.sizeLimit)})` : ''} · <a href="/options.html">settings</a>{' '}
+        · <a href="/uploads.html">history</a>
       </p>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">File</h2>
@@ -164,7 +163,7 @@ export function App() {
             </select>
           </>
         )}
-        <UploadOptionsForm value={choices} onChange={setChoices} />
+        <UploadOptionsForm value={choices} onChange={setChoices} showDoNotTrack={false} />
       </section>
       <section aria-labelledby="uploads" aria-live="polite">
         <h2 id="uploads" class={jobs.length ? '' : 'sr-only'}>

@@ -1,6 +1,7 @@
 // Settings: their shape, defaults and the migrations between shapes. Pure data, no browser API:
 // the storage item that persists them lives in platform/settings.ts.
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';
+import { filesWithin, fitsLimit, readSizeLimit, type SizeLimit } from '../upload/limit';
 
 export interface ServerSettings {
   variant: Variant;
@@ -26,8 +27,8 @@ export interface Profile {
   name: string;
   server: ServerSettings;
   defaults: UploadDefaults;
-  /** Largest upload the server takes, in bytes, when known (set by hand or learned from a 413). */
-  sizeLimit?: number;
+  /** What is known of the largest upload the server takes (set by hand or learned from a 413). */
+  sizeLimit?: SizeLimit;
   /** Seconds the server may stay silent during an upload before Hushdrop gives up (default 60). */
   timeoutSeconds?: number;
 }
@@ -43,7 +44,7 @@ export interface SettingsV1 {
   defaults: UploadDefaults;
 }
 
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 
 // The bundled reference server listens here when started with `npm run server`.
 export const DEFAULT_SERVER: ServerSettings = {
@@ -73,10 +74,12 @@ export const DEFAULT_SETTINGS: Settings = {
   activeProfileId: 'default',
 };
 
-/** Ordered migrations: index n turns version n+1 into version n+2. */
+/** Ordered migrations: key n turns version n-1 into version n. */
 export const MIGRATIONS: Record<number, (old: any) => any> = {
   2: (v1: Partial<SettingsV1> | Settings): Settings =>
     'profiles' in (v1 ?? {}) ? normalizeSettings(v1) : migrateV1(v1 as Partial<SettingsV1>),
+  // Version 3: a profile's sizeLimit went from a number of bytes to a SizeLimit (readSizeLimit).
+  3: (v2: unknown): Settings => normalizeSettings(v2),
 };
 
 function migrateV1(v1: Partial<SettingsV1>): Settings {
@@ -100,7 +103,8 @@ function normalizeProfile(p: any, i: number): Profile {
     server: { ...DEFAULT_SERVER, ...(p?.server ?? {}) },
     defaults: { ...DEFAULT_UPLOAD, ...(p?.defaults ?? {}) },
   };
-  if (typeof p?.sizeLimit === 'number' && p.sizeLimit > 0) out.sizeLimit = p.sizeLimit;
+  const sizeLimit = readSizeLimit(p?.sizeLimit);
+  if (sizeLimit) out.sizeLimit = sizeLimit;
   if (typeof p?.timeoutSeconds === 'number' && p.timeoutSeconds > 0) out.timeoutSeconds = p.timeoutSeconds;
   return out;
 }
@@ -190,8 +194,13 @@ export function sizeProblem(
   size: number,
   formatBytes: (n: number) => string,
 ): string | undefined {
-  if (profile.sizeLimit === undefined || size <= profile.sizeLimit) return undefined;
-  return `This file is ${formatBytes(size)}, but ${profile.name} takes at most ${formatBytes(profile.sizeLimit)}. Nothing was sent.`;
+  if (profile.sizeLimit === undefined || fitsLimit(profile.sizeLimit, size)) return undefined;
+  return `This file is ${formatBytes(size)}, but ${profile.name} only takes ${filesWithin(profile.sizeLimit)}. Nothing was sent.`;
+}
+
+/** The sentence after a server refused a file for its size, with what that taught. */
+export function tooLargeSentence(profile: Profile, learned: SizeLimit): string {
+  return `The file is too large for ${profile.name}: it only takes ${filesWithin(learned)}.`;
 }
 
 /** The silence an upload to this profile may meet before it fails, in ms (undefined: the default). */

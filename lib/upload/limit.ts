@@ -1,5 +1,14 @@
-// The size limit a server states in its "too large" answer, e.g. Teknik's
-// "File Too Large.  Max file size is 1 GB" (binary units).
+// What is known about the largest upload a server takes. A server that refuses a file for size
+// (HTTP 413) may state its limit, as Teknik does ("File Too Large.  Max file size is 1 GB", binary
+// units); a proxy in front of it usually does not, and then all that is known is that the limit
+// is below the refused size.
+
+export interface SizeLimit {
+  bytes: number;
+  /** 'at-most': files up to `bytes` go (stated by the server or set by hand); 'below': a file of `bytes` was refused. */
+  kind: 'at-most' | 'below';
+}
+
 const UNITS: Record<string, number> = { B: 1, BYTES: 1, KB: 2 ** 10, MB: 2 ** 20, GB: 2 ** 30, TB: 2 ** 40 };
 
 export function limitFromMessage(message: string | undefined): number | undefined {
@@ -10,7 +19,52 @@ export function limitFromMessage(message: string | undefined): number | undefine
   return Number.isFinite(n) && unit ? Math.floor(n * unit) : undefined;
 }
 
-/** What to remember after a refusal for size: the stated limit, or else "less than this file". */
-export function learnedLimit(message: string | undefined, refusedSize: number): number {
-  return limitFromMessage(message) ?? Math.max(0, refusedSize - 1);
+/** What a refusal for size teaches: the limit the server stated, or else "below this file's size". */
+export function learnedLimit(message: string | undefined, refusedSize: number): SizeLimit {
+  const stated = limitFromMessage(message);
+  return stated !== undefined ? { bytes: stated, kind: 'at-most' } : { bytes: refusedSize, kind: 'below' };
+}
+
+export function fitsLimit(limit: SizeLimit, size: number): boolean {
+  return limit.kind === 'at-most' ? size <= limit.bytes : size < limit.bytes;
+}
+
+const UNIT_NAMES = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/**
+ * A size for a sentence about a limit: exact when it is a whole number of units ("512 KiB",
+ * "1 GiB"), otherwise rounded up to one decimal, so "at most" and "smaller than" stay true.
+ */
+export function limitSize(bytes: number): string {
+  let i = 0;
+  while (i < UNIT_NAMES.length - 1 && bytes >= 1024 ** (i + 1)) i++;
+  const value = bytes / 1024 ** i;
+  return `${Number.isInteger(value) ? value : Math.ceil(value * 10) / 10} ${UNIT_NAMES[i]}`;
+}
+
+/** "at most 1 GiB" or "smaller than 512 KiB". */
+export function limitText(limit: SizeLimit): string {
+  return `${limit.kind === 'at-most' ? 'at most' : 'smaller than'} ${limitSize(limit.bytes)}`;
+}
+
+/** "files of at most 1 GiB" or "files smaller than 512 KiB". */
+export function filesWithin(limit: SizeLimit): string {
+  return `files ${limit.kind === 'at-most' ? 'of ' : ''}${limitText(limit)}`;
+}
+
+/**
+ * Reads a stored limit, in the current shape or in settings version 2's (a number of bytes that
+ * fit). Version 2 stored a refused size as that size minus one byte; such values are read back
+ * as "below" the refused size, whole units as "at most": either way the same files fit.
+ */
+export function readSizeLimit(value: unknown): SizeLimit | undefined {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value > 0
+      ? value % 1024 === 0
+        ? { bytes: value, kind: 'at-most' }
+        : { bytes: value + 1, kind: 'below' }
+      : undefined;
+  const v = value as Partial<SizeLimit> | undefined;
+  if (typeof v?.bytes !== 'number' || !Number.isSafeInteger(v.bytes) || v.bytes <= 0) return undefined;
+  return v.kind === 'at-most' || v.kind === 'below' ? { bytes: v.bytes, kind: v.kind } : undefined;
 }

@@ -104,13 +104,15 @@ export function buildUploadRequest(
   fields.push(['genDeletionKey', bool(options.genDeletionKey)]);
 
   const headers: Record<string, string> = {};
+  const doNotTrack = options.doNotTrack ?? false;
+  // The field has done nothing since 2016-05; the header is what real servers honour, in both
+  // variants' eras. (Browsers refuse this header from scripts: the extension adds it with
+  // declarativeNetRequest instead, see lib/settings/dnt-rules.ts.)
+  if (doNotTrack) headers.DNT = '1';
   if (target.variant === 'legacy') {
     fields.push(...expiryFields(options));
   } else {
-    const doNotTrack = options.doNotTrack ?? false;
     fields.push(['doNotTrack', bool(doNotTrack)]);
-    // The field has done nothing since 2016; the header is what real servers honour.
-    if (doNotTrack) headers.DNT = '1';
     const { username = '', token = '' } = target.credentials ?? {};
     if (username !== '' || token !== '') headers.Authorization = basicAuthorization(username, token);
   }

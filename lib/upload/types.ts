@@ -33,7 +33,7 @@ export interface UploadOptions {
   expireUnit?: ExpireUnit;
   /** Legacy variant only; default 1. */
   expireLength?: number;
-  /** Current variant only. */
+  /** The `DNT: 1` header (both variants) and the `doNotTrack` field (current variant only). */
   doNotTrack?: boolean;
 }
 

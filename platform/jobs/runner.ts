@@ -3,9 +3,7 @@
 import { formatBytes } from '../../components/format';
 import { fileNameFromUrl } from '../../lib/history/file-names';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
-import { UploadError } from '../../lib/upload';
-import { learnedLimit } from '../../lib/upload/limit';
-import { describeError } from '../describe-error';
+import { describeError, sizeRefusal } from '../describe-error';
 import type { JobRequest, JobState, UploadSource } from '../messages';
 import { dropStagedFile, takeStagedFile } from '../staging';
 import { runUpload } from '../upload-job';
@@ -75,11 +73,9 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
       true,
     );
   } catch (err) {
-    const { message, detail } = describeError(err);
-    const learnedSizeLimit =
-      err instanceof UploadError && err.kind === 'too-large'
-        ? learnedLimit(err.serverMessage, size)
-        : undefined;
+    const refusal = sizeRefusal(err, req.profile, size);
+    const { message, detail } = refusal ?? describeError(err);
+    const learnedSizeLimit = refusal?.limit;
     update(
       {
         state: abort.signal.aborted ? 'cancelled' : 'failed',

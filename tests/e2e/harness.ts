@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const EXT_PATH = resolve('.output/chrome-mv3');
 export const SCREENSHOTS = resolve('test-results/screenshots');
@@ -69,6 +70,34 @@ export async function launchExtension({
       if (!keepProfile) rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** The upload jobs the background keeps in session storage. */
+export async function jobStates(browser: ExtensionBrowser): Promise<any[]> {
+  const all = await browser.sw.evaluate(() => chrome.storage.session.get('jobs'));
+  return Object.values((all as any).jobs ?? {});
+}
+
+/** Starts a right-click upload of `text` (run by the offscreen document) and waits for its end. */
+export async function rightClickText(browser: ExtensionBrowser, text: string): Promise<any> {
+  const before = new Set((await jobStates(browser)).map((j) => j.id));
+  await browser.sw.evaluate(
+    (selectionText) =>
+      chrome.contextMenus.onClicked.dispatch(
+        {
+          menuItemId: 'hushdrop-upload-selection',
+          selectionText,
+          pageUrl: 'http://127.0.0.1/',
+          editable: false,
+          frameId: 0,
+        },
+        { id: -1, windowId: -1 },
+      ),
+    text,
+  );
+  const find = async () => (await jobStates(browser)).find((j) => !before.has(j.id));
+  await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
+  return find();
 }
 
 /** Uploads one file through the upload page and returns its link; `prepare` may choose options first. */

@@ -11,7 +11,13 @@ import { pipeline } from 'node:stream/promises';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startServer } from '../server/server';
-import { type ExtensionBrowser, historyCount, launchExtension, serverSettings } from './harness';
+import {
+  type ExtensionBrowser,
+  historyCount,
+  launchExtension,
+  rightClickText,
+  serverSettings,
+} from './harness';
 
 const MIB = 1024 * 1024;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -316,33 +322,6 @@ describe('size limit known up front', () => {
   });
 });
 
-/** Starts a right-click upload of `text` (run by the offscreen document) and waits for its end. */
-async function rightClickText(text: string): Promise<any> {
-  const before = new Set((await jobs()).map((j) => j.id));
-  await browser.sw.evaluate(
-    (selectionText) =>
-      (globalThis as any).chrome.contextMenus.onClicked.dispatch(
-        {
-          menuItemId: 'hushdrop-upload-selection',
-          selectionText,
-          pageUrl: 'http://127.0.0.1/',
-          editable: false,
-          frameId: 0,
-        },
-        { id: -1, windowId: -1 },
-      ),
-    text,
-  );
-  const find = async () => (await jobs()).find((j) => !before.has(j.id));
-  await expect.poll(async () => (await find())?.state, { timeout: 60_000 }).toMatch(/done|failed/);
-  return find();
-}
-
-async function jobs(): Promise<any[]> {
-  const all = await browser.sw.evaluate(() => (globalThis as any).chrome.storage.session.get('jobs'));
-  return Object.values((all as any).jobs ?? {});
-}
-
 /**
  * URLs of the dedicated workers the offscreen document starts from now on. Playwright does not
  * show offscreen documents, so this goes through CDP: attach to the document, then let it
@@ -377,10 +356,10 @@ describe('offscreen document', () => {
     const cdp = await browser.ctx.newCDPSession(helper);
     try {
       // The first job opens the offscreen document; the second is watched inside it.
-      expect((await rightClickText('opens the offscreen document')).state).toBe('done');
+      expect((await rightClickText(browser, 'opens the offscreen document')).state).toBe('done');
       const workers = await watchOffscreenWorkers(cdp);
       const text = 'x'.repeat(3 * MIB + 123);
-      const job = await rightClickText(text);
+      const job = await rightClickText(browser, text);
       expect(job.state, job.error).toBe('done');
       expect(
         workers.some((u) => /\/assets\/encrypt-worker[-\w]*\.js$/.test(u)),

@@ -9,12 +9,15 @@ import { cipherProblem, ctrTransform } from './cipher';
 import { replyDownloadPage, servesPage } from './download-page';
 import { directReply, escapeHtml, replyHtml, replyNotFound } from './responses';
 import type { StoredRecord, UploadStore } from './store';
+import type { DeletionMode } from './types';
 
 export interface DownloadContext {
   store: UploadStore;
   now: () => number;
   /** Set (to the DownloadData address) when GETs of unsaved-key uploads get Teknik's download page. */
   downloadPage?: string;
+  /** How deletion links answer (default 'teknik'). */
+  deletion?: DeletionMode;
 }
 
 /** A single `bytes=a-b` / `bytes=a-` / `bytes=-n` range within `size`, null when absent or unusable. */
@@ -109,9 +112,17 @@ export async function handleDelete(
     return;
   }
   const name = escapeHtml(fileName);
+  const mode = ctx.deletion ?? 'teknik';
   // Uploads without a deletion key ('') can never be deleted by link.
-  if (record.deletionKey !== '' && sameText(deletionKey, record.deletionKey)) {
-    await ctx.store.remove(fileName);
+  const allowed = record.deletionKey !== '' && sameText(deletionKey, record.deletionKey);
+  if (allowed && mode !== 'keeps-file') await ctx.store.remove(fileName);
+  if (mode === 'other-wording') {
+    reply(
+      200,
+      { 'Content-Type': 'text/plain; charset=utf-8' },
+      Buffer.from(allowed ? 'File deleted' : 'Wrong deletion key'),
+    );
+  } else if (allowed) {
     replyHtml(reply, 200, 'File Deleted', `<h1>The file ${name} has been Deleted.</h1>`);
   } else {
     replyHtml(reply, 200, 'Unable to Delete', `<h1>The file ${name} was unable to be Deleted.</h1>`);

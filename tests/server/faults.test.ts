@@ -81,6 +81,17 @@ describe('faults', () => {
     expect(t.server.requests[0].bodyBytes).toBeGreaterThan(1024 * 1024);
   });
 
+  it('proxy-413 answers an HTML 413 that states no limit, after reading the body', async () => {
+    t.server.setFault('proxy-413');
+    const res = await post(currentUploadUrl(t.server), big());
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toContain('413 Request Entity Too Large');
+    expect(res.text).not.toMatch(/max(imum)? file size/i);
+    expect(t.server.requests[0].bodyBytes).toBeGreaterThan(1024 * 1024);
+    expect(await storedFiles(t.dataDir)).toEqual([]);
+  });
+
   it('malformed-json answers 200 with JSON that does not parse', async () => {
     t.server.setFault('malformed-json');
     const res = await post(currentUploadUrl(t.server), small());

@@ -74,6 +74,17 @@ export async function playFault(fault: Exclude<Fault, 'drip'>, env: FaultEnv): P
       await drain(body);
       replyAppError(reply, tooLargeMessage(env.maxUploadBytes ?? DEFAULT_MAX_BYTES), 413);
       return;
+    case 'proxy-413':
+      await drain(body);
+      reply(
+        413,
+        { 'Content-Type': 'text/html' },
+        Buffer.from(
+          '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n' +
+            '<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        ),
+      );
+      return;
     case 'malformed-json': {
       await drain(body);
       const whole = jsonBody({ result: { url: 'http://127.0.0.1/abcde.bin', fileName: 'abcde.bin' } });

@@ -1,11 +1,19 @@
 // CLI for `npm run server`: starts the reference server alone and prints its addresses.
 // Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
-// ACCOUNTS (`user:token,user2:token2`), CONFIG (a JSON file with ServerOptions; env values win over it).
+// ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
+// ServerOptions; env values win over it).
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Account, type ServerOptions, startServer } from './server';
+import { type Account, type DeletionMode, type ServerOptions, startServer } from './server';
+
+const DELETION_MODES: DeletionMode[] = ['teknik', 'other-wording', 'keeps-file'];
+
+function deletionMode(text: string): DeletionMode {
+  const mode = DELETION_MODES.find((m) => m === text.trim());
+  return mode ?? fail(`DELETION must be one of ${DELETION_MODES.join(', ')}, got "${text}"`);
+}
 
 function fail(message: string): never {
   console.error(`reference server: ${message}`);
@@ -42,6 +50,7 @@ function options(env: NodeJS.ProcessEnv): ServerOptions {
         : config.maxUploadBytes,
     accounts: env.ACCOUNTS !== undefined ? parseAccounts(env.ACCOUNTS) : config.accounts,
     downloadPage: env.DOWNLOAD_PAGE !== undefined ? env.DOWNLOAD_PAGE === '1' : config.downloadPage,
+    deletion: env.DELETION !== undefined ? deletionMode(env.DELETION) : config.deletion,
   };
 }
 

@@ -418,6 +418,46 @@ describe('deletion', () => {
   });
 });
 
+describe('deletion modes', () => {
+  async function uploadTo(server: TestServer['server']) {
+    const res = await post(
+      currentUploadUrl(server),
+      form({ genDeletionKey: 'true', file: { bytes: plain, name: 'd.txt' } }),
+    );
+    return res.json.result as { fileName: string; deletionKey: string };
+  }
+
+  it('other-wording: answers "File deleted" / "Wrong deletion key" in plain text, and deletes', async () => {
+    const other = await startTestServer({ deletion: 'other-wording' });
+    try {
+      const { fileName, deletionKey } = await uploadTo(other.server);
+      const wrong = await fetch(`${other.server.uploadUrl}/${fileName}/${'x'.repeat(24)}`);
+      expect([wrong.status, await wrong.text()]).toEqual([200, 'Wrong deletion key']);
+      expect(other.server.stored(fileName)).toBeDefined();
+      const right = await fetch(`${other.server.uploadUrl}/${fileName}/${deletionKey}`);
+      expect(right.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect([right.status, await right.text()]).toEqual([200, 'File deleted']);
+      expect(other.server.stored(fileName)).toBeUndefined();
+      expect((await getBytes(`${other.server.uploadUrl}/${fileName}`)).status).toBe(404);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('keeps-file: answers Teknik’s "has been Deleted" but keeps serving the file', async () => {
+    const keeps = await startTestServer({ deletion: 'keeps-file' });
+    try {
+      const { fileName, deletionKey } = await uploadTo(keeps.server);
+      const right = await fetch(`${keeps.server.uploadUrl}/${fileName}/${deletionKey}`);
+      expect(await right.text()).toContain('has been Deleted');
+      expect(keeps.server.stored(fileName)).toBeDefined();
+      expect((await getBytes(`${keeps.server.uploadUrl}/${fileName}`)).status).toBe(200);
+    } finally {
+      await keeps.stop();
+    }
+  });
+});
+
 describe('legacy expiry', () => {
   it('expires after maxDownloads GETs (seed and real spellings)', async () => {
     const cases: [Record<string, string>, number][] = [

@@ -20,6 +20,7 @@ import { handleUpload, type Links } from './upload';
 export { findInRecorded } from './record';
 export type {
   Account,
+  DeletionMode,
   Fault,
   RecordedRequest,
   ReferenceServer,
@@ -138,7 +139,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
         await handleDownloadData(store, now(), req, body, res);
         return;
       case 'delete':
-        await handleDelete({ store, now }, res, target.fileName, target.deletionKey);
+        await handleDelete({ store, now, deletion: opts.deletion }, res, target.fileName, target.deletionKey);
         return;
       case 'index':
         replyHtml(

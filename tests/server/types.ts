@@ -6,8 +6,17 @@ export type Fault =
   | 'html-500'
   | 'error-200'
   | 'too-large-413'
+  /** A proxy in front of the server refuses the body: HTML 413, no limit stated (nginx's page). */
+  | 'proxy-413'
   | 'malformed-json'
   | 'drip';
+
+/**
+ * How deletion links answer. 'teknik' (default): Teknik's pages ("has been Deleted" / "was unable to be
+ * Deleted"). 'other-wording': plain text, "File deleted" / "Wrong deletion key", both HTTP 200.
+ * 'keeps-file': Teknik's success page, but the file stays and is still served.
+ */
+export type DeletionMode = 'teknik' | 'other-wording' | 'keeps-file';
 
 export interface Account {
   username: string;
@@ -36,6 +45,8 @@ export interface ServerOptions {
    * gets the HTML download page, and the bytes come from POST {upload_url}/Action/DownloadData.
    */
   downloadPage?: boolean;
+  /** How deletion links answer (default 'teknik'). */
+  deletion?: DeletionMode;
   /**
    * Answer like Teknik's 2016–2018 servers: the result's url ends in `#key` whenever there is a
    * key, even one the server keeps (and so serves the file decrypted).

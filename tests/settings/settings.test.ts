@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
@@ -11,9 +11,10 @@ import {
   serverOriginPatterns,
   sizeProblem,
   tokenExposure,
+  tooLargeSentence,
   uploadTarget,
 } from '../../lib/settings';
-import { learnedLimit, limitFromMessage } from '../../lib/upload/limit';
+import { fitsLimit } from '../../lib/upload/limit';
 
 const v1 = {
   server: {
@@ -55,7 +56,7 @@ describe('settings migrations', () => {
     expect(s.profiles[0]!.server.baseUrl).toBe('https://teknik.example');
     expect(s.profiles[0]!.defaults.expireUnit).toBe('day');
     const stored = await fakeBrowser.storage.local.get(['settings$']);
-    expect(stored.settings$).toMatchObject({ v: 2 });
+    expect(stored.settings$).toMatchObject({ v: 3 });
   });
 });
 
@@ -87,16 +88,69 @@ describe('settings helpers', () => {
   });
 
   it('refuses a file over a known limit with a sentence', () => {
-    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: 1000 };
+    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: { bytes: 1000, kind: 'at-most' as const } };
     expect(sizeProblem(p, 1000, String)).toBeUndefined();
-    expect(sizeProblem(p, 1001, String)).toMatch(/at most 1000/);
+    expect(sizeProblem(p, 1001, String)).toBe(
+      'This file is 1001, but Local reference server only takes files of at most 1000 bytes. Nothing was sent.',
+    );
   });
 
-  it('reads the limit a server states, or learns "smaller than this file"', () => {
-    expect(limitFromMessage('File Too Large.  Max file size is 1 GB')).toBe(2 ** 30);
-    expect(limitFromMessage('File Too Large.  Max file size is 1.5 MB')).toBe(1.5 * 2 ** 20);
-    expect(limitFromMessage('Request Entity Too Large')).toBeUndefined();
-    expect(learnedLimit(undefined, 5000)).toBe(4999);
+  it('refuses a file at or over a refused size, saying "smaller than"', () => {
+    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: { bytes: 512 * 1024, kind: 'below' as const } };
+    expect(sizeProblem(p, 512 * 1024 - 1, String)).toBeUndefined();
+    expect(sizeProblem(p, 512 * 1024, () => '512 KiB')).toBe(
+      'This file is 512 KiB, but Local reference server only takes files smaller than 512 KiB. Nothing was sent.',
+    );
+    expect(tooLargeSentence(p, p.sizeLimit)).toBe(
+      'The file is too large for Local reference server: it only takes files smaller than 512 KiB.',
+    );
+  });
+});
+
+describe('settings version 3: size limits', () => {
+  const v2 = (sizeLimit: number) => ({
+    profiles: [{ ...structuredClone(DEFAULT_SETTINGS.profiles[0]!), sizeLimit }],
+    activeProfileId: 'default',
+  });
+  const migrated = (n: number) => MIGRATIONS[3]!(v2(n)).profiles[0].sizeLimit;
+
+  it('reads a learned "refused size minus one" as below the refused size', () => {
+    expect(migrated(512 * 1024 - 1)).toEqual({ bytes: 512 * 1024, kind: 'below' });
+    expect(migrated(600_000)).toEqual({ bytes: 600_001, kind: 'below' });
+  });
+
+  it('reads whole units (set by hand, or stated by the server) as "at most"', () => {
+    expect(migrated(2 ** 30)).toEqual({ bytes: 2 ** 30, kind: 'at-most' });
+    expect(migrated(5 * 2 ** 20)).toEqual({ bytes: 5 * 2 ** 20, kind: 'at-most' });
+  });
+
+  it('lets exactly the same files through as version 2 did', () => {
+    for (const n of [1, 1023, 1024, 524_287, 600_000, 2 ** 30]) {
+      const limit = migrated(n);
+      for (const size of [n - 1, n, n + 1]) expect(fitsLimit(limit, size)).toBe(size <= n);
+    }
+  });
+
+  it('leaves a current shape alone and drops unusable values', () => {
+    const current = {
+      ...v2(1),
+      profiles: [{ ...v2(1).profiles[0]!, sizeLimit: { bytes: 7, kind: 'below' } }],
+    };
+    expect(MIGRATIONS[3]!(structuredClone(current))).toEqual(current);
+    for (const bad of [0, -5, 1.5, { bytes: 5 }, { bytes: 'x', kind: 'below' }, 'big']) {
+      const s = MIGRATIONS[3]!({ ...v2(1), profiles: [{ ...v2(1).profiles[0]!, sizeLimit: bad }] });
+      expect(s.profiles[0]).not.toHaveProperty('sizeLimit');
+    }
+  });
+
+  it('runs through the real storage item from version 2', async () => {
+    fakeBrowser.reset();
+    await fakeBrowser.storage.local.set({ settings: v2(524_287), settings$: { v: 2 } });
+    vi.resetModules();
+    const { loadSettings } = await import('../../platform/settings');
+    const s = await loadSettings();
+    expect(s.profiles[0]!.sizeLimit).toEqual({ bytes: 524_288, kind: 'below' });
+    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 3 });
   });
 });
 

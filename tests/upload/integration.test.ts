@@ -290,6 +290,13 @@ describe('current variant: account and tracking', () => {
     const untracked = await upload('current', 'none', { doNotTrack: true });
     expect(server.stored(untracked.result.fileName)).toMatchObject({ doNotTrack: true, dntHeader: true });
   });
+
+  it('doNotTrack sends the DNT header in the legacy variant too (it has no such field)', async () => {
+    const tracked = await upload('legacy', 'none', { doNotTrack: false });
+    expect(server.stored(tracked.result.fileName)).toMatchObject({ dntHeader: false });
+    const untracked = await upload('legacy', 'none', { doNotTrack: true });
+    expect(server.stored(untracked.result.fileName)).toMatchObject({ doNotTrack: false, dntHeader: true });
+  });
 });
 
 describe('client mode keeps the key off the wire', () => {

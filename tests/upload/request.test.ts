@@ -147,11 +147,13 @@ describe('fields, legacy variant', () => {
     }
   });
 
-  it('sends no doNotTrack, no DNT and no Authorization, even when asked', () => {
+  it('sends no doNotTrack field and no Authorization, even when asked; DNT only when asked', () => {
     const target: UploadTarget = { ...legacy, credentials: { username: 'alice', token: 't' } };
     const req = buildUploadRequest(target, opts('none', { doNotTrack: true }), file);
     expect(names(req.fields)).not.toContain('doNotTrack');
-    expect(req.headers).toEqual({});
+    // Teknik's legacy-era (MVC) server skipped tracking for the header (teknik.md §10).
+    expect(req.headers).toEqual({ DNT: '1' });
+    expect(buildUploadRequest(target, opts('none'), file).headers).toEqual({});
   });
 });
 
