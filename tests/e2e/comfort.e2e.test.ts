@@ -1,5 +1,6 @@
-// Everyday comfort: a link handed to a phone as a QR code (read back from the screen with a QR
-// decoder, so the test proves what a camera would see).
+// Everyday comfort: every page in both colour schemes (screenshots, and axe finds nothing serious),
+// and a link handed to a phone as a QR code (read back from the screen with a QR decoder, so the
+// test proves what a camera would see).
 import { randomBytes } from 'node:crypto';
 import jsQR from 'jsqr';
 import type { Locator } from 'playwright-core';
@@ -57,4 +58,26 @@ describe('a link for the phone', () => {
     expect(await row.getByRole('img', { name: /QR code/ }).count()).toBe(0);
     await uploads.close();
   });
+});
+
+describe('both colour schemes', () => {
+  const pages = ['upload.html', 'popup.html', 'options.html', 'uploads.html', 'viewer.html', 'payment.html'];
+  for (const scheme of ['light', 'dark'] as const)
+    it(`every page follows the ${scheme} scheme, with contrast axe accepts`, async () => {
+      for (const path of pages) {
+        const page = await browser.ctx.newPage();
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(browser.url(path));
+        await page.locator('h1, h2').first().waitFor();
+        // The page really is in that scheme: its background is light or dark.
+        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        const [r, g, b] = bg.match(/\d+/g)!.map(Number);
+        const luminance = (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+        if (scheme === 'dark') expect(luminance, `${path} background ${bg}`).toBeLessThan(0.3);
+        else expect(luminance, `${path} background ${bg}`).toBeGreaterThan(0.7);
+        await screenshot(page, `${path.replace('.html', '')}-${scheme}`);
+        expect(await seriousViolations(page), `${path} in ${scheme}`).toEqual([]);
+        await page.close();
+      }
+    });
 });
