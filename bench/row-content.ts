@@ -1,7 +1,9 @@
-// Row f: the content script's cost on a page of 10,000 ordinary links. Two browsers run side by
-// side, one with the extension and one without; each load alternates between them. Measure: the
-// main-thread task time of the tab's renderer (CDP Performance.getMetrics TaskDuration) from the
-// navigation until 1.5 s after the load event, which covers the script run at document_idle.
+// Row f: the content script's cost on a page of 10,000 links. Two browsers run side by side, one
+// with the extension and one without; each load alternates between them. Measure: the main-thread
+// task time of the tab's renderer (CDP Performance.getMetrics TaskDuration) from the navigation
+// until 1.5 s after the load event, which covers the script run at document_idle.
+// Three pages: ordinary links (f1), links with an unrelated `type` attribute (f2, what a loose
+// `a[type]` selector picks up), and payment-request links (f3, what a hostile page can pile up).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchBrowser } from './chromium';
@@ -10,20 +12,38 @@ import { median, sleep } from './common';
 export interface ContentResult {
   withExtension: number[];
   without: number[];
+  /** Script time alone (CDP ScriptDuration), which is nearly all the extension's on these pages. */
+  scriptWith: number[];
+  scriptWithout: number[];
   /** Loads where the extension's isolated world was seen (should be all of them). */
   injected: number;
 }
 
+export type LinkPage = 'ordinary' | 'typed' | 'payment';
+
 const LINKS = 10_000;
 
-function pageHtml(): string {
+function linkHtml(kind: LinkPage, i: number): string {
+  switch (kind) {
+    case 'ordinary':
+      return `<a href="https://example.org/articles/${i}?ref=list">Article number ${i}</a>`;
+    case 'typed':
+      return `<a type="text/html" href="https://example.org/articles/${i}?ref=list">Article number ${i}</a>`;
+    case 'payment':
+      return `<a href="bitcoin:?r=${encodeURIComponent(`https://shop.example.org/pay/${i}`)}">Invoice ${i}</a>`;
+  }
+}
+
+function pageHtml(kind: LinkPage): string {
   const items: string[] = [];
-  for (let i = 0; i < LINKS; i++)
-    items.push(`<li><a href="https://example.org/articles/${i}?ref=list">Article number ${i}</a></li>`);
+  for (let i = 0; i < LINKS; i++) items.push(`<li>${linkHtml(kind, i)}</li>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>10,000 links</title></head><body><h1>Links</h1><ul>${items.join('\n')}</ul></body></html>`;
 }
 
-async function load(b: BenchBrowser, url: string): Promise<{ task: number; injected: boolean }> {
+async function load(
+  b: BenchBrowser,
+  url: string,
+): Promise<{ task: number; script: number; injected: boolean }> {
   const page = await b.ctx.newPage();
   try {
     const cdp = await b.ctx.newCDPSession(page);
@@ -36,8 +56,8 @@ async function load(b: BenchBrowser, url: string): Promise<{ task: number; injec
     await page.goto(url, { waitUntil: 'load' });
     await sleep(1500);
     const { metrics } = await cdp.send('Performance.getMetrics');
-    const task = metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN;
-    return { task: task * 1000, injected };
+    const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? Number.NaN) * 1000;
+    return { task: metric('TaskDuration'), script: metric('ScriptDuration'), injected };
   } finally {
     await page.close();
   }
@@ -47,15 +67,22 @@ export async function contentRow(
   withExt: BenchBrowser,
   without: BenchBrowser,
   runs: number,
+  kind: LinkPage = 'ordinary',
 ): Promise<ContentResult> {
-  const html = pageHtml();
+  const html = pageHtml(kind);
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(html);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/links.html`;
-  const result: ContentResult = { withExtension: [], without: [], injected: 0 };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${kind}-links.html`;
+  const result: ContentResult = {
+    withExtension: [],
+    without: [],
+    scriptWith: [],
+    scriptWithout: [],
+    injected: 0,
+  };
   try {
     // One warm-up load each (process start, caches), not counted.
     await load(withExt, url);
@@ -63,11 +90,15 @@ export async function contentRow(
     for (let r = 0; r < runs; r++) {
       const order = r % 2 ? [without, withExt] : [withExt, without];
       for (const b of order) {
-        const { task, injected } = await load(b, url);
+        const { task, script, injected } = await load(b, url);
         if (b === withExt) {
           result.withExtension.push(task);
+          result.scriptWith.push(script);
           if (injected) result.injected++;
-        } else result.without.push(task);
+        } else {
+          result.without.push(task);
+          result.scriptWithout.push(script);
+        }
       }
     }
   } finally {

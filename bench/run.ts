@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyExtension, launch } from './chromium';
 import { fmt, GIB, MIB, median, mibps } from './common';
-import { contentRatio, contentRow } from './row-content';
+import { contentRatio, contentRow, type LinkPage } from './row-content';
 import { cryptoRow, summarize } from './row-crypto';
 import { paymentsRow } from './row-payments';
 import { serverRow } from './row-server';
@@ -22,6 +22,9 @@ interface Row {
 }
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows; b and c always run together. */
+const ROWS = process.env.BENCH_ROWS?.toLowerCase();
+const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
 const started = performance.now();
 const rows: Row[] = [];
@@ -65,164 +68,184 @@ async function main(): Promise<void> {
   try {
     const extDir = copyExtension(tmp);
 
-    log('a: encryption in an extension page (256 MiB)');
-    let browser = await launch(extDir);
-    try {
-      // Cheap (seconds per round) and noisy: more rounds than the other rows.
-      const c = await cryptoRow(browser, tmp, REPS + 2);
-      log(
-        `  ms per round: raw ${ms(c.raw)}; loop ${ms(c.loop)}; pipeline ${ms(c.pipeline)}; crypto-js ${ms(c.cryptoJs)}`,
-      );
-      const s = summarize(c);
-      if (c.checks.length) throw new Error(`row a: ${c.checks.join('; ')}`);
-      const raw = mibps(c.size, s.raw);
-      const loop = mibps(c.size, s.loop);
-      const pipe = mibps(c.size, s.pipeline);
-      const cjs = 1 / MIB / (s.cryptoJsPerByte / 1000);
-      add(
-        'a1',
-        'cryptAt loop, 1 MiB chunks, vs one WebCrypto call',
-        s.raw / s.loop,
-        '≥ 0.8',
-        atLeast(0.8),
-        `${fmt(loop, 0)} vs ${fmt(raw, 0)} MiB/s`,
-      );
-      add(
-        'a2',
-        'worker + OPFS pipeline (read, encrypt, write) vs one WebCrypto call',
-        s.raw / s.pipeline,
-        '≥ 0.8',
-        atLeast(0.8),
-        `${fmt(pipe, 0)} vs ${fmt(raw, 0)} MiB/s`,
-      );
-      add(
-        'a3',
-        'worker + OPFS pipeline vs crypto-js CTR (4 MiB, per byte)',
-        pipe / cjs,
-        '≥ 10',
-        atLeast(10),
-        `${fmt(pipe, 0)} vs ${fmt(cjs, 1)} MiB/s`,
-      );
-      add(
-        'a4',
-        'cryptAt loop (encryption alone) vs crypto-js CTR (per byte)',
-        loop / cjs,
-        '≥ 10',
-        atLeast(10),
-        `${fmt(loop, 0)} vs ${fmt(cjs, 1)} MiB/s`,
-      );
-    } finally {
-      await browser.close();
+    if (wanted('a')) {
+      log('a: encryption in an extension page (256 MiB)');
+      const browser = await launch(extDir);
+      try {
+        // Cheap (seconds per round) and noisy: more rounds than the other rows.
+        const c = await cryptoRow(browser, tmp, REPS + 2);
+        log(
+          `  ms per round: raw ${ms(c.raw)}; loop ${ms(c.loop)}; pipeline ${ms(c.pipeline)}; crypto-js ${ms(c.cryptoJs)}`,
+        );
+        const s = summarize(c);
+        if (c.checks.length) throw new Error(`row a: ${c.checks.join('; ')}`);
+        const raw = mibps(c.size, s.raw);
+        const loop = mibps(c.size, s.loop);
+        const pipe = mibps(c.size, s.pipeline);
+        const cjs = 1 / MIB / (s.cryptoJsPerByte / 1000);
+        add(
+          'a1',
+          'cryptAt loop, 1 MiB chunks, vs one WebCrypto call',
+          s.raw / s.loop,
+          '≥ 0.8',
+          atLeast(0.8),
+          `${fmt(loop, 0)} vs ${fmt(raw, 0)} MiB/s`,
+        );
+        add(
+          'a2',
+          'worker + OPFS pipeline (read, encrypt, write) vs one WebCrypto call',
+          s.raw / s.pipeline,
+          '≥ 0.8',
+          atLeast(0.8),
+          `${fmt(pipe, 0)} vs ${fmt(raw, 0)} MiB/s`,
+        );
+        add(
+          'a3',
+          'worker + OPFS pipeline vs crypto-js CTR (4 MiB, per byte)',
+          pipe / cjs,
+          '≥ 10',
+          atLeast(10),
+          `${fmt(pipe, 0)} vs ${fmt(cjs, 1)} MiB/s`,
+        );
+        add(
+          'a4',
+          'cryptAt loop (encryption alone) vs crypto-js CTR (per byte)',
+          loop / cjs,
+          '≥ 10',
+          atLeast(10),
+          `${fmt(loop, 0)} vs ${fmt(cjs, 1)} MiB/s`,
+        );
+      } finally {
+        await browser.close();
+      }
     }
 
-    log(`b, c: ${UPLOAD_BYTES / MIB} MiB uploads through the upload page and with curl`);
-    browser = await launch(extDir);
-    try {
-      const u = await uploadRow(browser, server, tmp, REPS, UPLOAD_BYTES);
-      log(
-        `  ms per round: curl ${ms(u.curl)}; client ${ms(u.client.map((r) => r.ms))} (encrypting ${ms(u.client.map((r) => r.encryptMs))}); none ${ms(u.none.map((r) => r.ms))}`,
-      );
-      log(
-        `  extra MiB per round: client ${u.client.map((r) => Math.round(r.extraRss / MIB))}; none ${u.none.map((r) => Math.round(r.extraRss / MIB))}`,
-      );
-      const curl = median(u.curl);
-      const client = median(u.client.map((r) => r.ms));
-      const enc = median(u.client.map((r) => r.encryptMs));
-      const none = median(u.none.map((r) => r.ms));
-      const mb = (ms: number) => fmt(mibps(u.size, ms), 0);
-      add(
-        'b1',
-        'encrypted upload (client mode) vs curl -F, throughput',
-        curl / client,
-        '≥ 0.5',
-        atLeast(0.5),
-        `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s, of which encrypting ${fmt(enc / 1000, 1)} s; curl ${fmt(curl / 1000, 1)} s)`,
-      );
-      add(
-        'b2',
-        'plain upload (mode none) vs curl -F, throughput',
-        curl / none,
-        '≥ 0.7',
-        atLeast(0.7),
-        `${mb(none)} vs ${mb(curl)} MiB/s (${fmt(none / 1000, 1)} s)`,
-      );
-      const extra = median(u.client.map((r) => r.extraRss));
-      const extraNone = median(u.none.map((r) => r.extraRss));
-      add(
-        'c1',
-        'browser peak RSS − idle during the encrypted upload / file size',
-        extra / u.size,
-        '≤ 0.25',
-        atMost(0.25),
-        `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(median(u.client.map((r) => r.idleRss)) / MIB, 0)} MiB`,
-      );
-      add(
-        'c2',
-        'same, plain upload',
-        extraNone / u.size,
-        '≤ 0.25',
-        atMost(0.25),
-        `+${fmt(extraNone / MIB, 0)} MiB`,
-      );
-    } finally {
-      await browser.close();
+    if (wanted('b') || wanted('c')) {
+      log(`b, c: ${UPLOAD_BYTES / MIB} MiB uploads through the upload page and with curl`);
+      const browser = await launch(extDir);
+      try {
+        const u = await uploadRow(browser, server, tmp, REPS, UPLOAD_BYTES);
+        log(
+          `  ms per round: curl ${ms(u.curl)}; client ${ms(u.client.map((r) => r.ms))} (encrypting ${ms(u.client.map((r) => r.encryptMs))}); none ${ms(u.none.map((r) => r.ms))}`,
+        );
+        log(
+          `  extra MiB per round: client ${u.client.map((r) => Math.round(r.extraRss / MIB))}; none ${u.none.map((r) => Math.round(r.extraRss / MIB))}`,
+        );
+        const curl = median(u.curl);
+        const client = median(u.client.map((r) => r.ms));
+        const enc = median(u.client.map((r) => r.encryptMs));
+        const none = median(u.none.map((r) => r.ms));
+        const mb = (ms: number) => fmt(mibps(u.size, ms), 0);
+        add(
+          'b1',
+          'encrypted upload (client mode) vs curl -F, throughput',
+          curl / client,
+          '≥ 0.5',
+          atLeast(0.5),
+          `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s, of which encrypting ${fmt(enc / 1000, 1)} s; curl ${fmt(curl / 1000, 1)} s)`,
+        );
+        add(
+          'b2',
+          'plain upload (mode none) vs curl -F, throughput',
+          curl / none,
+          '≥ 0.7',
+          atLeast(0.7),
+          `${mb(none)} vs ${mb(curl)} MiB/s (${fmt(none / 1000, 1)} s)`,
+        );
+        const extra = median(u.client.map((r) => r.extraRss));
+        const extraNone = median(u.none.map((r) => r.extraRss));
+        add(
+          'c1',
+          'browser peak RSS − idle during the encrypted upload / file size',
+          extra / u.size,
+          '≤ 0.25',
+          atMost(0.25),
+          `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(median(u.client.map((r) => r.idleRss)) / MIB, 0)} MiB`,
+        );
+        add(
+          'c2',
+          'same, plain upload',
+          extraNone / u.size,
+          '≤ 0.25',
+          atMost(0.25),
+          `+${fmt(extraNone / MIB, 0)} MiB`,
+        );
+      } finally {
+        await browser.close();
+      }
     }
 
-    log('d: reference server, 8 × 64 MiB concurrent vs one at a time');
-    const d = await serverRow(server, tmp, REPS);
-    log(`  ms per round: one at a time ${ms(d.sequential)}; concurrent ${ms(d.concurrent)}`);
-    const seq = median(d.sequential);
-    const conc = median(d.concurrent);
-    add(
-      'd',
-      'reference server: 8 concurrent 64 MiB uploads vs one at a time, throughput',
-      seq / conc,
-      'none given',
-      undefined,
-      `${fmt(mibps(d.bytes, conc), 0)} vs ${fmt(mibps(d.bytes, seq), 0)} MiB/s`,
-    );
-
-    log('e: payment requests, evaluate vs bare decode');
-    const e = await paymentsRow();
-    if ('skipped' in e) {
-      console.error(`row e skipped: ${e.skipped}`);
+    if (wanted('d')) {
+      log('d: reference server, 8 × 64 MiB concurrent vs one at a time');
+      const d = await serverRow(server, tmp, REPS);
+      log(`  ms per round: one at a time ${ms(d.sequential)}; concurrent ${ms(d.concurrent)}`);
+      const seq = median(d.sequential);
+      const conc = median(d.concurrent);
       add(
-        'e',
-        `payment request decode + verify vs bare protobuf decode: SKIPPED (${e.skipped})`,
-        Number.NaN,
+        'd',
+        'reference server: 8 concurrent 64 MiB uploads vs one at a time, throughput',
+        seq / conc,
         'none given',
         undefined,
-        '',
+        `${fmt(mibps(d.bytes, conc), 0)} vs ${fmt(mibps(d.bytes, seq), 0)} MiB/s`,
       );
-    } else
-      add(
-        'e',
-        `payment request decode + verify vs bare protobuf decode (${e.requests} requests)`,
-        e.evaluateMs / e.decodeMs,
-        'none given',
-        undefined,
-        `${fmt(e.evaluateMs, 2)} ms vs ${fmt(e.decodeMs * 1000, 1)} µs per request`,
-      );
+    }
 
-    log('f: content script on a page of 10,000 links, with and without the extension');
-    const withExt = await launch(extDir);
-    const without = await launch();
-    try {
-      const f = await contentRow(withExt, without, Math.max(5, 5 * REPS));
-      log(`  task ms per load: with ${ms(f.withExtension)}; without ${ms(f.without)}`);
-      if (f.injected !== f.withExtension.length)
-        throw new Error(`row f: the content script ran in ${f.injected} of ${f.withExtension.length} loads`);
-      add(
-        'f',
-        'page of 10,000 links: main-thread task time with vs without the extension',
-        contentRatio(f),
-        '≤ 1.05',
-        atMost(1.05),
-        `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms (${f.withExtension.length} loads each)`,
-      );
-    } finally {
-      await withExt.close();
-      await without.close();
+    if (wanted('e')) {
+      log('e: payment requests, evaluate vs bare decode');
+      const e = await paymentsRow();
+      if ('skipped' in e) {
+        console.error(`row e skipped: ${e.skipped}`);
+        add(
+          'e',
+          `payment request decode + verify vs bare protobuf decode: SKIPPED (${e.skipped})`,
+          Number.NaN,
+          'none given',
+          undefined,
+          '',
+        );
+      } else
+        add(
+          'e',
+          `payment request decode + verify vs bare protobuf decode (${e.requests} requests)`,
+          e.evaluateMs / e.decodeMs,
+          'none given',
+          undefined,
+          `${fmt(e.evaluateMs, 2)} ms vs ${fmt(e.decodeMs * 1000, 1)} µs per request`,
+        );
+    }
+
+    if (wanted('f')) {
+      const withExt = await launch(extDir);
+      const without = await launch();
+      try {
+        const pages: [string, LinkPage, string, string, ((r: number) => boolean) | undefined][] = [
+          ['f1', 'ordinary', 'page of 10,000 ordinary links', '≤ 1.05', atMost(1.05)],
+          ['f2', 'typed', 'page of 10,000 links with type="text/html"', '≤ 1.05', atMost(1.05)],
+          ['f3', 'payment', 'page of 10,000 payment links (bitcoin:?r=)', '≤ 1.10', atMost(1.1)],
+        ];
+        for (const [id, kind, what, target, test] of pages) {
+          log(`${id}: content script on a ${what}, with and without the extension`);
+          const f = await contentRow(withExt, without, Math.max(5, 5 * REPS), kind);
+          log(`  task ms per load: with ${ms(f.withExtension)}; without ${ms(f.without)}`);
+          log(`  script ms per load: with ${ms(f.scriptWith)}; without ${ms(f.scriptWithout)}`);
+          if (f.injected !== f.withExtension.length)
+            throw new Error(
+              `row ${id}: the content script ran in ${f.injected} of ${f.withExtension.length} loads`,
+            );
+          add(
+            id,
+            `${what}: main-thread task time with vs without the extension`,
+            contentRatio(f),
+            target,
+            test,
+            `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms; script ${fmt(median(f.scriptWith), 0)} vs ${fmt(median(f.scriptWithout), 0)} ms (${f.withExtension.length} loads each)`,
+          );
+        }
+      } finally {
+        await withExt.close();
+        await without.close();
+      }
     }
   } finally {
     await server.close();
