@@ -1,6 +1,10 @@
 // The one typed message protocol between the extension's contexts. Payloads are JSON-safe:
 // Chromium turns Blob/File/ArrayBuffer in messages into {}, so bytes travel through IndexedDB.
+// Every context hears every message, content scripts included, so each message names the senders
+// it is accepted from (ALLOWED_SENDERS) and `onMessage` refuses all others before any handler runs.
 import { defineExtensionMessaging } from '@webext-core/messaging';
+import { browser } from 'wxt/browser';
+import { type ExtensionFacts, type SenderKind, senderAllowed } from '../lib/messaging/senders';
 import type { Profile } from '../lib/settings';
 import type { UploadOptions, Variant } from '../lib/upload';
 import type { SizeLimit } from '../lib/upload/limit';
@@ -55,4 +59,50 @@ export interface ProtocolMap {
   openPayment(req: { requestUrl: string; pageUrl: string }): void;
 }
 
-export const { sendMessage, onMessage } = defineExtensionMessaging<ProtocolMap>();
+/** Who may send each message; anything else is refused unseen by its handler. */
+export const ALLOWED_SENDERS = {
+  startUpload: ['page'],
+  cancelJob: ['page'],
+  // The background passes work to the offscreen document (Chromium); Firefox calls the runner
+  // directly, so there these are never sent at all.
+  runJob: ['background'],
+  abortJob: ['background'],
+  copyText: ['background'],
+  // Only the offscreen document; Firefox has none, so a jobUpdate there is always refused.
+  jobUpdate: ['offscreen'],
+  paymentLinksFound: ['content-script'],
+  openPayment: ['content-script'],
+} as const satisfies Record<keyof ProtocolMap, readonly SenderKind[]>;
+
+/** A message refused for its sender; the sender's promise rejects with it. */
+export class RefusedMessage extends Error {
+  override name = 'RefusedMessage';
+}
+
+let facts: ExtensionFacts | undefined;
+function thisExtension(): ExtensionFacts {
+  // Offscreen documents get only part of `runtime` (no getManifest), so the addresses are built
+  // from this context's own origin, which is the extension's in every context that listens.
+  const origin = globalThis.location.origin;
+  facts ??= import.meta.env.FIREFOX
+    ? { id: browser.runtime.id, origin }
+    : {
+        id: browser.runtime.id,
+        origin,
+        backgroundUrl: `${origin}/background.js`,
+        offscreenUrl: `${origin}/offscreen.html`,
+      };
+  return facts;
+}
+
+const messaging = defineExtensionMessaging<ProtocolMap>();
+
+export const sendMessage = messaging.sendMessage;
+
+/** Handles one message type, from the senders ALLOWED_SENDERS names for it only. */
+export const onMessage: typeof messaging.onMessage = (type, handler) =>
+  messaging.onMessage(type, (message) => {
+    if (!senderAllowed(ALLOWED_SENDERS[type], message.sender, thisExtension()))
+      throw new RefusedMessage(`Hushdrop does not accept "${String(type)}" from this sender.`);
+    return handler(message);
+  });

@@ -1,0 +1,54 @@
+// A loopback server playing the hostile site: it serves the pages a test gives it and records
+// every request it receives, so a test can show that the extension was not made to contact it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  path: string;
+}
+
+export interface Attacker {
+  origin: string;
+  /** Every request received, in order. */
+  seen: SeenRequest[];
+  /** Requests whose path starts with `prefix`. */
+  seenAt(prefix: string): SeenRequest[];
+  /** Serve `html` at `path`. */
+  page(path: string, html: string): string;
+  close(): Promise<void>;
+}
+
+export async function startAttacker(): Promise<Attacker> {
+  const pages = new Map<string, string>();
+  const seen: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    seen.push({ method: req.method ?? '', path });
+    req.resume();
+    const html = pages.get(path);
+    if (html !== undefined) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(html);
+    } else {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+      res.end('attacker was here');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    seen,
+    seenAt: (prefix) => seen.filter((s) => s.path.startsWith(prefix)),
+    page(path, html) {
+      pages.set(path, html);
+      return `${origin}${path}`;
+    },
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
