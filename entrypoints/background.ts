@@ -3,7 +3,7 @@ import { createMenus, onMenuClick } from '../platform/context-menu';
 import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
-import { paymentPageUrl } from '../platform/payment-page';
+import { handOffClickedPayment } from '../platform/payment-page';
 import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {
@@ -39,10 +39,13 @@ export default defineBackground(() => {
     await action.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
     await action.setBadgeText({ tabId, text: data > 0 ? String(data) : '' });
   });
+  // A person clicked a payment link: the page it was on is what the browser says, not the message.
   onMessage('openPayment', async ({ data, sender }) => {
-    await browser.tabs.create({
-      url: paymentPageUrl(data.requestUrl, data.pageUrl),
-      index: sender.tab ? sender.tab.index + 1 : undefined,
+    const url = await handOffClickedPayment({
+      requestUrl: data?.requestUrl,
+      ...(sender.url ? { pageUrl: sender.url } : {}),
     });
+    if (!url) return;
+    await browser.tabs.create({ url, index: sender.tab ? sender.tab.index + 1 : undefined });
   });
 });

@@ -1,6 +1,7 @@
 // Finds BIP70 payment-request links on the page (also ones added later), marks them, and opens
 // them in Hushdrop's payment page instead of leaving the browser. Pages without such links pay
-// one selector query at load and a cheap check per batch of added nodes.
+// one selector query at load and a cheap check per batch of added nodes. Only a click by the
+// person counts: the page's own scripted clicks are left to the page.
 import { type PaymentLink, paymentLinkOf } from '../lib/payments/uri';
 import { sendMessage } from '../platform/messages';
 
@@ -39,16 +40,25 @@ export default defineContentScript({
     scan(document);
     report();
 
-    // Capture phase, so the page's own handlers and the navigation to bitcoin: never run.
+    // Capture phase, so that for a person's click the page's own handlers and the navigation to
+    // bitcoin: never run. A scripted click (untrusted) is not ours: the page could navigate by
+    // itself anyway, so it behaves exactly as it would without Hushdrop. The link is read at click
+    // time, so the request opened is the one the link names now.
     document.addEventListener(
       'click',
       (e) => {
+        if (!e.isTrusted) return;
         const a = (e.target as Element | null)?.closest?.('a');
-        const link = a && found.get(a as HTMLAnchorElement);
+        if (!(a instanceof HTMLAnchorElement) || !found.has(a)) return;
+        const link = paymentLinkOf({
+          href: a.getAttribute('href') ?? '',
+          type: a.type,
+          baseUrl: document.baseURI,
+        });
         if (!link) return;
         e.preventDefault();
         e.stopImmediatePropagation();
-        sendMessage('openPayment', { requestUrl: link.requestUrl, pageUrl: location.href }).catch(() => {});
+        sendMessage('openPayment', { requestUrl: link.requestUrl }).catch(() => {});
       },
       true,
     );

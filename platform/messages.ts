@@ -55,8 +55,8 @@ export interface ProtocolMap {
   jobUpdate(state: JobState): void;
   /** content script → background: payment request links on the page (badge count) */
   paymentLinksFound(count: number): void;
-  /** content script → background: a payment link was clicked */
-  openPayment(req: { requestUrl: string; pageUrl: string }): void;
+  /** content script → background: the person clicked a payment link (the page is the sender's URL) */
+  openPayment(req: { requestUrl: string }): void;
 }
 
 /** Who may send each message; anything else is refused unseen by its handler. */

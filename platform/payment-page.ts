@@ -1,8 +1,66 @@
+// The hand-off from a click on a payment link to the payment page. The page fetches a request on
+// its own only when it came this way: the background, having checked that the message came from
+// our content script (and only a person's click makes the script send it), leaves the request in
+// session storage under a random id, and the page takes it once. Session storage is out of reach
+// of web pages and content scripts, and nothing in the page's address can claim to be such a
+// hand-off. Any other way in (?r= or ?uri=: typed, pasted, Firefox's bitcoin: handler, another
+// extension opening the page) shows the request's address and waits for the person's button.
+import { storage } from '@wxt-dev/storage';
 import { browser } from 'wxt/browser';
 
-/** The payment page for a request URL (`r`), and the page it was found on. */
-export function paymentPageUrl(requestUrl: string, pageUrl?: string): string {
-  const q = new URLSearchParams({ r: requestUrl });
-  if (pageUrl) q.set('page', pageUrl);
-  return `${browser.runtime.getURL('/payment.html')}?${q}`;
+export interface ClickedPayment {
+  requestUrl: string;
+  /** The web page the link was on, as the browser reported the sender. */
+  pageUrl?: string;
+}
+
+interface Stored extends ClickedPayment {
+  at: number;
+}
+
+const PREFIX = 'clickedPayment:';
+/** A hand-off no page took by then (its tab was closed while loading) is dropped. */
+const KEEP_MS = 10 * 60_000;
+
+const isHttp = (text: string | undefined) => {
+  try {
+    return text !== undefined && /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
+async function dropStale(now: number): Promise<void> {
+  const all = await browser.storage.session.get(null);
+  const stale = Object.entries(all)
+    .filter(([key, value]) => key.startsWith(PREFIX) && !((value as Stored)?.at > now - KEEP_MS))
+    .map(([key]) => key);
+  if (stale.length) await browser.storage.session.remove(stale);
+}
+
+/**
+ * Background: keeps a clicked request for the payment page; returns the page's address to open,
+ * or undefined when the request is not a web address.
+ */
+export async function handOffClickedPayment(click: ClickedPayment): Promise<string | undefined> {
+  if (!isHttp(click.requestUrl)) return undefined;
+  const now = Date.now();
+  await dropStale(now).catch(() => {});
+  const id = crypto.randomUUID();
+  const stored: Stored = { requestUrl: click.requestUrl, at: now };
+  if (isHttp(click.pageUrl)) stored.pageUrl = click.pageUrl;
+  await storage.setItem<Stored>(`session:${PREFIX}${id}`, stored);
+  return `${browser.runtime.getURL('/payment.html')}?${new URLSearchParams({ open: id })}`;
+}
+
+/** Payment page: takes (and removes) the hand-off with this id; undefined when there is none. */
+export async function takeClickedPayment(id: string): Promise<ClickedPayment | undefined> {
+  if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  const key = `session:${PREFIX}${id}` as const;
+  const stored = await storage.getItem<Stored>(key);
+  if (!stored) return undefined;
+  await storage.removeItem(key);
+  const click: ClickedPayment = { requestUrl: stored.requestUrl };
+  if (stored.pageUrl) click.pageUrl = stored.pageUrl;
+  return click;
 }

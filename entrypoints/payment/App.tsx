@@ -15,6 +15,7 @@ import {
   sourceFromText,
   walletUriFor,
 } from '../../platform/payment-flow';
+import { takeClickedPayment } from '../../platform/payment-page';
 import { btc, hostOf, networkName } from './format';
 import { PayWithWallet } from './PayWithWallet';
 import { RecentPayments } from './RecentPayments';
@@ -26,6 +27,8 @@ type AddressSource = Extract<PaymentSource, { kind: 'address' }>;
 
 type View =
   | { state: 'empty' }
+  /** Opened with a request's address: nothing is fetched until the person asks. */
+  | { state: 'confirm'; source: RequestSource }
   | { state: 'permission'; source: RequestSource }
   | { state: 'loading'; source: RequestSource }
   | { state: 'failed'; message: string; source?: RequestSource; retry: boolean }
@@ -38,9 +41,19 @@ type View =
       historyError?: string;
     };
 
-function initial(): { view: View; source?: PaymentSource } {
+const NOT_HANDED_OFF =
+  'This payment request was already opened, or the link to it is no longer valid. Open it again from the page you found it on, or paste its link above.';
+
+/**
+ * What the page was opened with: `?open=<id>`, a click on a web page handed off by the background
+ * (fetched at once), or a request's address (`?r=`, `?uri=`), which waits for the person.
+ */
+function initial(): { view: View; source?: PaymentSource; handOff?: string } {
+  const params = new URLSearchParams(location.search);
+  const handOff = params.get('open');
+  if (handOff !== null) return { view: { state: 'empty' }, handOff };
   try {
-    const source = sourceFromParams(new URLSearchParams(location.search));
+    const source = sourceFromParams(params);
     return source ? { view: { state: 'empty' }, source } : { view: { state: 'empty' } };
   } catch (err) {
     return { view: { state: 'failed', ...describePaymentFailure(err) } };
@@ -122,9 +135,41 @@ export function App() {
     await load(source);
   }
 
+  /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
+  async function offer(source: PaymentSource) {
+    if (source.kind === 'address') return show(source, false);
+    setView(
+      (await mayContact(source.requestUrl)) ? { state: 'confirm', source } : { state: 'permission', source },
+    );
+  }
+
+  /** A person's click on a web page, handed off by the background: fetched at once. */
+  async function openHandOff(id: string) {
+    const click = await takeClickedPayment(id).catch(() => undefined);
+    if (!click) {
+      setView({ state: 'failed', message: NOT_HANDED_OFF, retry: false });
+      return;
+    }
+    let source: PaymentSource | undefined;
+    try {
+      source = sourceFromParams(
+        new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
+      );
+    } catch (err) {
+      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      return;
+    }
+    if (!source) return;
+    // A reload shows the same request, through the button.
+    history.replaceState(null, '', paramsFor(source));
+    setText(inputTextOf(source));
+    await show(source, false);
+  }
+
   useEffect(() => {
     reloadRecent();
-    if (start.source) show(start.source, false);
+    if (start.handOff !== undefined) openHandOff(start.handOff);
+    else if (start.source) offer(start.source);
     return () => abort.current?.abort();
   }, []);
 
@@ -173,6 +218,24 @@ export function App() {
           </p>
         )}
       </div>
+
+      {view.state === 'confirm' && (
+        <section class="card" aria-labelledby="confirm-h" id="confirm">
+          <h2 id="confirm-h">Fetch this payment request from {hostOf(view.source.requestUrl)}?</h2>
+          <p>
+            This page was opened with the address of a payment request. Hushdrop has not contacted anyone yet:
+            it fetches <span class="mono">{view.source.requestUrl}</span> when you ask.
+          </p>
+          {view.source.pageUrl && (
+            <p class="small muted">
+              Linked from <span class="mono">{view.source.pageUrl}</span>
+            </p>
+          )}
+          <button type="button" id="fetch-request" onClick={() => show(view.source, true)}>
+            Fetch payment request
+          </button>
+        </section>
+      )}
 
       {view.state === 'permission' && (
         <section class="card" aria-labelledby="permission-h" id="permission">

@@ -44,11 +44,18 @@ async function badgeOf(url: string): Promise<string> {
   }, url);
 }
 
-/** The payment page for one of the merchant's request kinds, as a link on the shop page opens it. */
+/**
+ * Opened with a request's address, the payment page shows it and fetches when asked: this is the
+ * page for one of the merchant's request kinds, after the person pressed the button.
+ */
+async function fetchOnPage(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Fetch payment request' }).click();
+  await page.locator('#verdict, #error').first().waitFor({ timeout: 30_000 });
+}
 async function openRequest(kind: RequestKind): Promise<Page> {
   const q = new URLSearchParams({ r: merchant.requestUrl(kind), page: merchant.pageUrl });
   const page = await browser.open(`payment.html?${q}`);
-  await page.locator('#verdict, #error').first().waitFor({ timeout: 30_000 });
+  await fetchOnPage(page);
   return page;
 }
 
@@ -75,14 +82,22 @@ describe('payment links on a shop page', () => {
     await shop.goto(merchant.pageUrl);
     await shop.locator('#pay-bip72[data-hushdrop]').waitFor();
     const [page] = await Promise.all([browser.ctx.waitForEvent('page'), shop.click('#pay-bip72')]);
-    await page.waitForLoadState();
+    // The person's click is enough: fetched at once, without the button.
+    await page.locator('#verdict').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#confirm').count()).toBe(0);
     expect(shop.url()).toBe(merchant.pageUrl);
+    // Opened with a one-time id only; then the address names the request, for a reload.
+    const opened = new URL(
+      await page.evaluate(
+        () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).name,
+      ),
+    );
+    expect([...opened.searchParams.keys()]).toEqual(['open']);
     const url = new URL(page.url());
     expect(url.pathname).toBe('/payment.html');
     expect(url.searchParams.get('r')).toBe(merchant.requestUrl('sha256'));
     expect(url.searchParams.get('page')).toBe(merchant.pageUrl);
 
-    await page.locator('#verdict').waitFor({ timeout: 30_000 });
     expect(await verdictOf(page)).toBe('verified');
     expect(await page.locator('#merchant-name').textContent()).toBe('127.0.0.1');
     expect(await page.locator('#merchant-issuer').textContent()).toBe('Hushdrop Test Merchant CA');
@@ -208,6 +223,7 @@ describe('what the payment page shows for each kind of request', () => {
       page: merchant.pageUrl,
     });
     await page.goto(browser.url(`payment.html?${q}`));
+    await fetchOnPage(page);
     await page.locator('#memo').waitFor({ timeout: 30_000 });
     expect(await verdictOf(page)).toBe('verified');
     expect(await page.locator('#memo').textContent()).toBe(HTML_MEMO);
@@ -334,10 +350,14 @@ describe('what the payment page shows for each kind of request', () => {
     await page.close();
   });
 
-  it('the Firefox protocol handler form (?uri=) works too', async () => {
+  it('the Firefox protocol handler form (?uri=) works too, after the button', async () => {
     const uri = `bitcoin:?r=${encodeURIComponent(merchant.requestUrl('unsigned'))}`;
     const page = await browser.open(`payment.html?uri=${encodeURIComponent(uri)}`);
-    await page.locator('#verdict').waitFor({ timeout: 30_000 });
+    await page.locator('#confirm').waitFor();
+    expect(await page.locator('#confirm').textContent()).toContain(merchant.requestUrl('unsigned'));
+    await screenshot(page, 'payment-confirm');
+    expect(await seriousViolations(page)).toEqual([]);
+    await fetchOnPage(page);
     expect(await verdictOf(page)).toBe('unsigned');
     await page.close();
   });
@@ -400,8 +420,8 @@ describe('extra trusted roots in the options', () => {
 
 describe('the extension CSP', () => {
   // Playwright's evaluate runs outside the page's CSP for its own task, so the decoding must be
-  // driven by the page itself (it decodes on load), and the CSP checked from a timer callback,
-  // which runs on the page's own path.
+  // driven by the page itself (it decodes after a real click on its button), and the CSP checked
+  // from a timer callback, which runs on the page's own path.
   const evalFromTimer = () =>
     new Promise<string>((resolve) =>
       setTimeout(() => {
@@ -413,7 +433,7 @@ describe('the extension CSP', () => {
       }),
     );
 
-  it('forbids eval in the payment page, whose own load decoded and verified the request, and in the worker', async () => {
+  it('forbids eval in the payment page, which decoded and verified the request itself, and in the worker', async () => {
     const page = await openRequest('sha256');
     expect(await verdictOf(page)).toBe('verified');
     expect(await page.evaluate(evalFromTimer)).toBe('EvalError');
@@ -433,7 +453,7 @@ describe('untrusted certificate names', () => {
     });
     const q = new URLSearchParams({ r: merchant.requestUrl('html-merchant'), page: merchant.pageUrl });
     await page.goto(browser.url(`payment.html?${q}`));
-    await page.locator('#verdict').waitFor({ timeout: 30_000 });
+    await fetchOnPage(page);
     expect(await verdictOf(page)).toBe('verified');
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text).toContain(HTML_MERCHANT);

@@ -1,0 +1,63 @@
+// The hand-off from a clicked payment link to the payment page (platform/payment-page.ts), with
+// WXT's fake browser standing in for session storage.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { handOffClickedPayment, takeClickedPayment } from '../../platform/payment-page';
+
+const idOf = (pageUrl: string) => new URL(pageUrl).searchParams.get('open')!;
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  vi.useRealTimers();
+});
+
+describe('handing a clicked payment link to the payment page', () => {
+  it('the page takes the request and the page it was on, once', async () => {
+    const url = await handOffClickedPayment({
+      requestUrl: 'https://shop.example/pay/1',
+      pageUrl: 'https://shop.example/cart',
+    });
+    expect(url).toMatch(/\/payment\.html\?open=[0-9a-f-]{36}$/);
+    // The address holds nothing but the id.
+    expect(url).not.toContain('shop.example');
+    const id = idOf(url!);
+    expect(await takeClickedPayment(id)).toEqual({
+      requestUrl: 'https://shop.example/pay/1',
+      pageUrl: 'https://shop.example/cart',
+    });
+    expect(await takeClickedPayment(id)).toBeUndefined();
+    expect(await fakeBrowser.storage.session.get(null)).toEqual({});
+  });
+
+  it('each click gets its own id', async () => {
+    const a = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
+    const b = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
+    expect(idOf(a!)).not.toBe(idOf(b!));
+    expect(await takeClickedPayment(idOf(b!))).toEqual({ requestUrl: 'https://shop.example/pay/1' });
+    expect(await takeClickedPayment(idOf(a!))).toEqual({ requestUrl: 'https://shop.example/pay/1' });
+  });
+
+  it('refuses a request that is not a web address, and drops a page that is not one', async () => {
+    expect(await handOffClickedPayment({ requestUrl: 'javascript:alert(1)' })).toBeUndefined();
+    expect(await handOffClickedPayment({ requestUrl: 'not a url' })).toBeUndefined();
+    expect(await handOffClickedPayment({ requestUrl: undefined as unknown as string })).toBeUndefined();
+    const url = await handOffClickedPayment({ requestUrl: 'http://127.0.0.1:9/r', pageUrl: 'file:///x' });
+    expect(await takeClickedPayment(idOf(url!))).toEqual({ requestUrl: 'http://127.0.0.1:9/r' });
+  });
+
+  it('an unknown or malformed id gives nothing', async () => {
+    await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
+    expect(await takeClickedPayment(crypto.randomUUID())).toBeUndefined();
+    expect(await takeClickedPayment('')).toBeUndefined();
+    expect(await takeClickedPayment('../settings')).toBeUndefined();
+  });
+
+  it('a hand-off no page took is dropped after ten minutes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const stale = await handOffClickedPayment({ requestUrl: 'https://shop.example/old' });
+    vi.setSystemTime(Date.now() + 11 * 60_000);
+    const fresh = await handOffClickedPayment({ requestUrl: 'https://shop.example/new' });
+    expect(await takeClickedPayment(idOf(stale!))).toBeUndefined();
+    expect(await takeClickedPayment(idOf(fresh!))).toEqual({ requestUrl: 'https://shop.example/new' });
+  });
+});
