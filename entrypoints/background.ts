@@ -1,4 +1,5 @@
 import { browser } from 'wxt/browser';
+import { badgeText } from '../lib/payments/page-links';
 import { createMenus, onMenuClick } from '../platform/context-menu';
 import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
@@ -37,7 +38,7 @@ export default defineBackground(() => {
     if (tabId === undefined) return;
     const action = browser.action ?? (browser as any).browserAction;
     await action.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
-    await action.setBadgeText({ tabId, text: data > 0 ? String(data) : '' });
+    await action.setBadgeText({ tabId, text: badgeText(data) });
   });
   // A person clicked a payment link: the page it was on is what the browser says, not the message.
   onMessage('openPayment', async ({ data, sender }) => {

@@ -1,40 +1,60 @@
-// Finds BIP70 payment-request links on the page (also ones added later), marks them, and opens
-// them in Hushdrop's payment page instead of leaving the browser. Pages without such links pay
-// one selector query at load and a cheap check per batch of added nodes. Only a click by the
-// person counts: the page's own scripted clicks are left to the page.
-import { type PaymentLink, paymentLinkOf } from '../lib/payments/uri';
+// Finds BIP70 payment-request links on the page (also ones added later), marks them, counts them
+// on the toolbar badge, and opens a link the person clicks in Hushdrop's payment page instead of
+// leaving the browser. The page decides what is in its DOM, so the work it can cause is bounded:
+// a precise selector (ordinary links never reach script), at most LINKS_EXAMINED_CAP links
+// examined, added links handled in one batch per MUTATION_BATCH_MS, at most REPORTS_CAP badge
+// messages. Only a click by the person counts: the page's own scripted clicks are left to the page.
+import {
+  LINKS_EXAMINED_CAP,
+  MUTATION_BATCH_MS,
+  PAYMENT_LINK_SELECTOR,
+  REPORTS_CAP,
+} from '../lib/payments/page-links';
+import { paymentLinkOf } from '../lib/payments/uri';
 import { sendMessage } from '../platform/messages';
 
-const CANDIDATES = 'a[href^="bitcoin:" i], a[type], a[href*=".bitcoinpaymentrequest" i]';
+/** Above this many queued mutation records, one scan of the whole page is cheaper than replaying them. */
+const RESCAN_AFTER_RECORDS = 1000;
+
+const linkOf = (a: HTMLAnchorElement) =>
+  paymentLinkOf({ href: a.getAttribute('href') ?? '', type: a.type, baseUrl: document.baseURI });
 
 export default defineContentScript({
   matches: ['http://*/*', 'https://*/*'],
   runAt: 'document_idle',
   main() {
-    const found = new WeakMap<HTMLAnchorElement, PaymentLink>();
-    let count = 0;
-    let reported = 0;
+    const seen = new WeakSet<Element>();
+    let examined = 0;
+    let found = 0;
+    let capped = false;
+    let reports = 0;
+    let reported = { found: 0, capped: false };
 
     const consider = (a: HTMLAnchorElement) => {
-      if (found.has(a)) return;
-      const link = paymentLinkOf({
-        href: a.getAttribute('href') ?? '',
-        type: a.type,
-        baseUrl: document.baseURI,
-      });
-      if (!link) return;
-      found.set(a, link);
-      count++;
+      if (capped || seen.has(a)) return;
+      if (examined >= LINKS_EXAMINED_CAP) {
+        capped = true;
+        return;
+      }
+      seen.add(a);
+      examined++;
+      if (!linkOf(a)) return;
+      found++;
       a.dataset.hushdrop = 'payment-request';
       if (!a.title) a.title = 'Opens in Hushdrop: payment request';
     };
     const scan = (root: ParentNode) => {
-      for (const a of root.querySelectorAll<HTMLAnchorElement>(CANDIDATES)) consider(a);
+      for (const a of root.querySelectorAll<HTMLAnchorElement>(PAYMENT_LINK_SELECTOR)) {
+        if (capped) return;
+        consider(a);
+      }
     };
     const report = () => {
-      if (count === reported) return;
-      reported = count;
-      sendMessage('paymentLinksFound', count).catch(() => {});
+      if (found === reported.found && capped === reported.capped) return;
+      if (reports >= REPORTS_CAP) return;
+      reports++;
+      reported = { found, capped };
+      sendMessage('paymentLinksFound', reported).catch(() => {});
     };
 
     scan(document);
@@ -43,18 +63,13 @@ export default defineContentScript({
     // Capture phase, so that for a person's click the page's own handlers and the navigation to
     // bitcoin: never run. A scripted click (untrusted) is not ours: the page could navigate by
     // itself anyway, so it behaves exactly as it would without Hushdrop. The link is read at click
-    // time, so the request opened is the one the link names now.
+    // time, so a link past the cap or added a moment ago works too.
     document.addEventListener(
       'click',
       (e) => {
         if (!e.isTrusted) return;
         const a = (e.target as Element | null)?.closest?.('a');
-        if (!(a instanceof HTMLAnchorElement) || !found.has(a)) return;
-        const link = paymentLinkOf({
-          href: a.getAttribute('href') ?? '',
-          type: a.type,
-          baseUrl: document.baseURI,
-        });
+        const link = a instanceof HTMLAnchorElement ? linkOf(a) : undefined;
         if (!link) return;
         e.preventDefault();
         e.stopImmediatePropagation();
@@ -63,15 +78,40 @@ export default defineContentScript({
       true,
     );
 
-    new MutationObserver((records) => {
-      for (const r of records)
-        for (const node of r.addedNodes) {
-          if (node.nodeType !== Node.ELEMENT_NODE) continue;
-          const el = node as Element;
-          if (el.matches(CANDIDATES)) consider(el as HTMLAnchorElement);
-          else if (el.firstElementChild) scan(el);
-        }
+    // Links the page adds: records are queued and handled in one batch, and no longer watched
+    // once the cap is reached.
+    let queued: MutationRecord[] = [];
+    let rescan = false;
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      const records = queued;
+      queued = [];
+      if (rescan) scan(document);
+      else
+        for (const r of records)
+          for (const node of r.addedNodes) {
+            if (capped) break;
+            if (node.nodeType !== Node.ELEMENT_NODE) continue;
+            const el = node as Element;
+            if (el.matches(PAYMENT_LINK_SELECTOR)) consider(el as HTMLAnchorElement);
+            else if (el.firstElementChild) scan(el);
+          }
+      rescan = false;
+      if (capped) observer.disconnect();
       report();
-    }).observe(document.documentElement, { childList: true, subtree: true });
+    };
+    const observer = new MutationObserver((records) => {
+      if (!rescan && queued.length + records.length > RESCAN_AFTER_RECORDS) {
+        rescan = true;
+        queued = [];
+      }
+      if (!rescan) for (const r of records) queued.push(r);
+      if (!scheduled) {
+        scheduled = true;
+        setTimeout(flush, MUTATION_BATCH_MS);
+      }
+    });
+    if (!capped) observer.observe(document.documentElement, { childList: true, subtree: true });
   },
 });

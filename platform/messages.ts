@@ -5,6 +5,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
 import { type ExtensionFacts, type SenderKind, senderAllowed } from '../lib/messaging/senders';
+import type { LinkCount } from '../lib/payments/page-links';
 import type { Profile } from '../lib/settings';
 import type { UploadOptions, Variant } from '../lib/upload';
 import type { SizeLimit } from '../lib/upload/limit';
@@ -54,7 +55,7 @@ export interface ProtocolMap {
   /** offscreen document → background */
   jobUpdate(state: JobState): void;
   /** content script → background: payment request links on the page (badge count) */
-  paymentLinksFound(count: number): void;
+  paymentLinksFound(count: LinkCount): void;
   /** content script → background: the person clicked a payment link (the page is the sender's URL) */
   openPayment(req: { requestUrl: string }): void;
 }

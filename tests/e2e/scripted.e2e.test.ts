@@ -1,7 +1,8 @@
 // What a hostile page can make Hushdrop do without the person: scripted clicks on payment links,
-// and payment-page addresses that name a request. The page here is a loopback "attacker" that
-// records every request it gets.
+// payment-page addresses that name a request, and floods of payment links. The page here is a
+// loopback "attacker" that records every request it gets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS_CAP } from '../../lib/payments/page-links';
 import { type Attacker, startAttacker } from './attacker';
 import { type ExtensionBrowser, launchExtension } from './harness';
 
@@ -27,6 +28,13 @@ const paymentTabs = (): Promise<number> =>
     async (prefix) => (await chrome.tabs.query({})).filter((t: any) => t.url?.startsWith(prefix)).length,
     browser.url('payment.html'),
   );
+
+async function badgeOf(url: string): Promise<string> {
+  return browser.sw.evaluate(async (u) => {
+    const [tab] = await chrome.tabs.query({ url: u });
+    return tab ? chrome.action.getBadgeText({ tabId: tab.id }) : 'no tab';
+  }, url);
+}
 
 describe('scripted clicks', () => {
   it('a page clicking its own payment link 20 times opens nothing and fetches nothing; the page sees its clicks', async () => {
@@ -94,6 +102,60 @@ describe('the payment page opened by address', () => {
     await page.locator('#error').waitFor();
     expect(await page.locator('#error').textContent()).toMatch(/no longer|already/);
     expect(await page.locator('#confirm, #verdict, #loading').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('a page flooding itself with payment links', () => {
+  it('adding 100,000 in bursts: the badge says 999+, after at most a few updates, and nothing is fetched', async () => {
+    // Count the content script's badge reports as the background receives them.
+    await browser.sw.evaluate(() => {
+      const g = globalThis as any;
+      g.linkReports = [];
+      chrome.runtime.onMessage.addListener((m: any, sender: any) => {
+        if (m?.type === 'paymentLinksFound') g.linkReports.push({ tabId: sender.tab?.id, data: m.data });
+      });
+    });
+    const url = attacker.page(
+      '/flood.html',
+      `<!doctype html><title>flood</title><body>
+<a id="first" href="${bip72('/flood/first')}">Invoice</a>
+<script>
+  let added = 0;
+  function burst() {
+    // Half the bursts add 1,000 links one by one, half add them inside one container.
+    const holder = added % 2000 ? document.createElement('div') : document.createDocumentFragment();
+    for (let i = 0; i < 1000; i++) {
+      const a = document.createElement('a');
+      a.href = 'bitcoin:?r=' + encodeURIComponent(location.origin + '/flood/' + (added + i));
+      a.textContent = 'Invoice ' + (added + i);
+      holder.appendChild(a);
+    }
+    document.body.appendChild(holder);
+    added += 1000;
+    if (added < 100000) setTimeout(burst, 0);
+    else document.body.dataset.done = 'yes';
+  }
+  // Once the extension has looked at the page (it marked the first link), flood it.
+  (function wait() {
+    if (document.getElementById('first').dataset.hushdrop) burst();
+    else setTimeout(wait, 10);
+  })();
+</script></body>`,
+    );
+    const page = await browser.ctx.newPage();
+    await page.goto(url);
+    await page.locator('body[data-done="yes"]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => badgeOf(url), { timeout: 30_000 }).toBe('999+');
+    const tabId = await browser.sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0].id, url);
+    const reports = await browser.sw.evaluate(
+      (id) => (globalThis as any).linkReports.filter((r: any) => r.tabId === id),
+      tabId,
+    );
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.length).toBeLessThanOrEqual(REPORTS_CAP);
+    expect(await page.locator('a[data-hushdrop]').count()).toBe(999);
+    expect(attacker.seenAt('/flood/')).toEqual([]);
     await page.close();
   });
 });
