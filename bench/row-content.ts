@@ -108,3 +108,11 @@ export async function contentRow(
 }
 
 export const contentRatio = (r: ContentResult) => median(r.withExtension) / median(r.without);
+
+/**
+ * The extension's script time as a share of the page's task time without it. The pages run no
+ * script of their own (ScriptDuration is 0 without the extension), so this is the extension's
+ * cost alone, and much steadier than the task-time ratio on a busy machine.
+ */
+export const scriptShare = (r: ContentResult) =>
+  (median(r.scriptWith) - median(r.scriptWithout)) / median(r.without);

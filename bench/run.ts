@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyExtension, launch } from './chromium';
 import { fmt, GIB, MIB, median, mibps } from './common';
-import { contentRatio, contentRow, type LinkPage } from './row-content';
+import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-content';
 import { cryptoRow, summarize } from './row-crypto';
 import { paymentsRow } from './row-payments';
 import { serverRow } from './row-server';
@@ -239,7 +239,7 @@ async function main(): Promise<void> {
             contentRatio(f),
             target,
             test,
-            `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms; script ${fmt(median(f.scriptWith), 0)} vs ${fmt(median(f.scriptWithout), 0)} ms (${f.withExtension.length} loads each)`,
+            `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms; script ${fmt(median(f.scriptWith), 0)} vs ${fmt(median(f.scriptWithout), 0)} ms = ${fmt(scriptShare(f) * 100, 1)} % of the task time without (${f.withExtension.length} loads each)`,
           );
         }
       } finally {

@@ -1,10 +1,10 @@
 // npm run bench: builds the extension (unless --no-build), then runs bench/run.ts under tsx and
-// prints its table. Stops the run if it takes longer than 10 minutes. Method: bench/README.md.
-// Env: BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), CHROME_PATH.
+// prints its table. Stops the run if it takes longer than 20 minutes. Method: bench/README.md.
+// Env: BENCH_ROWS (e.g. f), BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), CHROME_PATH.
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const LIMIT_MS = 10 * 60 * 1000;
+const LIMIT_MS = 20 * 60 * 1000;
 const root = resolve(import.meta.dirname, '..');
 const bin = (name) => resolve(root, 'node_modules/.bin', name);
 
