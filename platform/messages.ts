@@ -1,5 +1,5 @@
 // The one typed message protocol between the extension's contexts. Payloads are JSON-safe:
-// Chromium turns Blob/File/ArrayBuffer in messages into {}, so bytes travel through IndexedDB.
+// Chromium turns Blob/File/ArrayBuffer in messages into {}, so bytes travel through OPFS (staging.ts).
 // Every context hears every message, content scripts included, so each message names the senders
 // it is accepted from (ALLOWED_SENDERS) and `onMessage` refuses all others before any handler runs.
 import { defineExtensionMessaging } from '@webext-core/messaging';
