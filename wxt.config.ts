@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
+import { manifestCommands } from './lib/settings/commands';
 
 // Loopback is granted up front so the bundled reference server and servers on this
 // machine work without a prompt; every other server's origin is asked for when a
@@ -26,6 +27,10 @@ export default defineConfig({
       'declarativeNetRequestWithHostAccess',
       ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
+    // Read only when the person presses the "upload the clipboard" shortcut, and asked for the
+    // first time it is used (the options page explains why).
+    optional_permissions: ['clipboardRead'],
+    commands: manifestCommands(browser),
     host_permissions: LOOPBACK,
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(browser === 'firefox'

@@ -1,8 +1,9 @@
 import { browser } from 'wxt/browser';
 import { badgeText } from '../lib/payments/page-links';
+import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';
 import { createMenus, onMenuClick } from '../platform/context-menu';
 import { keepDntRulesInSync } from '../platform/dnt';
-import { cancelJob, onJobUpdate, startJob } from '../platform/jobs/host';
+import { cancelJob, onJobUpdate, startJob, uploadClipboard } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { handOffClickedPayment } from '../platform/payment-page';
 import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
@@ -23,6 +24,9 @@ export default defineBackground(() => {
   });
   browser.contextMenus.onClicked.addListener((info, tab) => {
     onMenuClick(info, tab);
+  });
+  browser.commands.onCommand.addListener((command) => {
+    if (command === UPLOAD_CLIPBOARD) uploadClipboard().catch(() => {});
   });
   browser.notifications.onClicked.addListener((id) => {
     if (id.startsWith('job-')) browser.tabs.create({ url: browser.runtime.getURL('/uploads.html') });

@@ -52,6 +52,8 @@ export interface ProtocolMap {
   abortJob(jobId: string): void;
   /** background → offscreen document: the worker has no clipboard */
   copyText(text: string): boolean;
+  /** background → offscreen document: what is on the clipboard, staged for upload (the shortcut) */
+  readClipboard(): UploadSource[];
   /** offscreen document → background */
   jobUpdate(state: JobState): void;
   /** content script → background: payment request links on the page (badge count) */
@@ -69,6 +71,7 @@ export const ALLOWED_SENDERS = {
   runJob: ['background'],
   abortJob: ['background'],
   copyText: ['background'],
+  readClipboard: ['background'],
   // Only the offscreen document; Firefox has none, so a jobUpdate there is always refused.
   jobUpdate: ['offscreen'],
   paymentLinksFound: ['content-script'],

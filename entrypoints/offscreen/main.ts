@@ -1,5 +1,6 @@
 // Chromium's offscreen document: runs uploads that must outlive the popup and the sleeping
-// service worker, and copies text (the worker has no clipboard).
+// service worker, and copies and reads the clipboard (the worker has none).
+import { readClipboardHere } from '../../platform/clipboard-read';
 import { abortJob, runJob } from '../../platform/jobs/runner';
 import { onMessage, sendMessage } from '../../platform/messages';
 
@@ -18,3 +19,6 @@ onMessage('copyText', ({ data }) => {
   area.value = '';
   return ok;
 });
+onMessage('readClipboard', () =>
+  readClipboardHere(document.getElementById('clipboard') as HTMLTextAreaElement),
+);

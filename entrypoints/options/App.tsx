@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
+import { ShortcutsSection } from '../../components/ShortcutsSection';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import {
   checkServerAddress,
@@ -275,6 +276,7 @@ export function App() {
           </p>
         </div>
       </form>
+      <ShortcutsSection />
       <PaymentRootsSection />
     </main>
   );

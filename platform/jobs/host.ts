@@ -5,6 +5,7 @@ import { displayName } from '../../lib/history/file-names';
 import { activeProfile, uploadOptions } from '../../lib/settings';
 import { type JobRequest, type JobState, sendMessage, type UploadSource } from '../messages';
 import { loadSettings, updateProfile } from '../settings';
+import { clipboardAllowed } from '../shortcuts';
 import { newJobState } from './new-job';
 import { changeJobs } from './state';
 
@@ -19,7 +20,8 @@ async function ensureOffscreen(): Promise<void> {
     .createDocument({
       url: OFFSCREEN,
       reasons: ['WORKERS', 'BLOBS', 'CLIPBOARD'],
-      justification: 'Encrypt and upload files without holding them in memory; copy the link.',
+      justification:
+        'Encrypt and upload files without holding them in memory; copy the link; read the clipboard for the upload shortcut.',
     })
     .finally(() => {
       creating = undefined;
@@ -75,6 +77,35 @@ export async function startJob(source: UploadSource, profileId?: string): Promis
     });
   }
   return jobId;
+}
+
+/**
+ * The "upload the clipboard" shortcut: every file or image on the clipboard, or else its text, is
+ * uploaded with the active profile. Without the permission, the options page explains and asks.
+ */
+export async function uploadClipboard(): Promise<void> {
+  if (!(await clipboardAllowed())) {
+    await browser.tabs.create({ url: `${browser.runtime.getURL('/options.html')}#shortcuts` });
+    return;
+  }
+  let sources: UploadSource[];
+  try {
+    if (local) {
+      const { readClipboardHere } = await import('../clipboard-read');
+      sources = await readClipboardHere(document.body.appendChild(document.createElement('textarea')));
+    } else {
+      await ensureOffscreen();
+      sources = await sendMessage('readClipboard');
+    }
+  } catch (err) {
+    await notify('clipboard', 'Hushdrop could not read the clipboard', String(err));
+    return;
+  }
+  if (sources.length === 0) {
+    await notify('clipboard', 'Nothing to upload', 'The clipboard holds no file, image or text.');
+    return;
+  }
+  for (const source of sources) await startJob(source);
 }
 
 export async function cancelJob(jobId: string): Promise<void> {

@@ -10,6 +10,8 @@ import { startTestServer, type TestServer } from '../server/test-helpers';
 import { seriousViolations } from './checks';
 import { type ExtensionBrowser, launchExtension, screenshot, serverSettings } from './harness';
 
+declare const chrome: any;
+
 let browser: ExtensionBrowser;
 let ref: TestServer;
 
@@ -80,4 +82,24 @@ describe('both colour schemes', () => {
         await page.close();
       }
     });
+});
+
+describe('keyboard shortcuts', () => {
+  it('the manifest declares both, and the options page lists them', async () => {
+    const page = await browser.open('options.html');
+    const section = page.locator('#shortcuts');
+    await expect.poll(() => section.locator('kbd').allTextContents()).toEqual(['Alt+Shift+H', 'Alt+Shift+U']);
+    expect(await section.textContent()).toMatch(/Upload what is on the clipboard/);
+    await page.close();
+  });
+
+  it('the clipboard shortcut, before it may read the clipboard, opens the options where it is allowed', async () => {
+    const [options] = await Promise.all([
+      browser.ctx.waitForEvent('page'),
+      browser.sw.evaluate(() => chrome.commands.onCommand.dispatch('upload-clipboard')),
+    ]);
+    await expect.poll(() => options.url()).toBe(browser.url('options.html#shortcuts'));
+    await options.locator('#allow-clipboard').waitFor();
+    await options.close();
+  });
 });

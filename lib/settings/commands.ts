@@ -1,0 +1,17 @@
+// The keyboard shortcuts the manifest declares (the browser's shortcut settings can change them).
+export const UPLOAD_CLIPBOARD = 'upload-clipboard';
+
+/** The manifest's `commands`: open the popup, and upload what is on the clipboard. */
+export function manifestCommands(browser: string) {
+  return {
+    // Firefox's MV2 build names the toolbar button's command after browser_action.
+    [browser === 'firefox' ? '_execute_browser_action' : '_execute_action']: {
+      suggested_key: { default: 'Alt+Shift+H' },
+      description: 'Open Hushdrop',
+    },
+    [UPLOAD_CLIPBOARD]: {
+      suggested_key: { default: 'Alt+Shift+U' },
+      description: 'Upload what is on the clipboard',
+    },
+  };
+}
