@@ -7,5 +7,6 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     exclude: ['tests/e2e/**'],
     testTimeout: 30_000,
+    setupFiles: ['tests/i18n-setup.ts'],
   },
 });

@@ -11,9 +11,9 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
-    name: 'Hushdrop',
-    description:
-      'Upload files encrypted in your browser, keep the key in the link, and read BIP70 payment requests safely.',
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     permissions: [
       'storage',
       'unlimitedStorage',

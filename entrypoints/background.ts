@@ -1,3 +1,4 @@
+import '../platform/i18n';
 import { browser } from 'wxt/browser';
 import { badgeText } from '../lib/payments/page-links';
 import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';

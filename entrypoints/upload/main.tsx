@@ -1,3 +1,4 @@
+import '../../platform/i18n';
 import { render } from 'preact';
 import '../../assets/ui.css';
 import { App } from './App';

@@ -7,11 +7,11 @@ export function manifestCommands(browser: string) {
     // Firefox's MV2 build names the toolbar button's command after browser_action.
     [browser === 'firefox' ? '_execute_browser_action' : '_execute_action']: {
       suggested_key: { default: 'Alt+Shift+H' },
-      description: 'Open Hushdrop',
+      description: '__MSG_commandOpen__',
     },
     [UPLOAD_CLIPBOARD]: {
       suggested_key: { default: 'Alt+Shift+U' },
-      description: 'Upload what is on the clipboard',
+      description: '__MSG_commandUploadClipboard__',
     },
   };
 }

@@ -1,0 +1,80 @@
+// Every sentence a person sees is a message in public/_locales/<lang>/messages.json, read through
+// `t` (and `plural`). lib/ has no browser API, so the platform connects `t` to browser.i18n when
+// a context starts (platform/i18n.ts); unit tests connect it to the English file. Numbers, sizes,
+// dates and plural forms follow the browser's language through Intl.
+import type en from '../public/_locales/en/messages.json';
+
+export type MessageKey = keyof typeof en;
+/** The families of plural messages: `<base>_one`, `<base>_other` (and any other CLDR category). */
+export type PluralBase = MessageKey extends infer K ? (K extends `${infer B}_other` ? B : never) : never;
+
+/** What reads a message: browser.i18n.getMessage, or a table in tests. '' when there is none. */
+export type MessageLookup = (key: string, substitutions: string[]) => string;
+
+let lookup: MessageLookup = () => '';
+let language = 'en';
+
+/** Points `t` at a message source; `uiLanguage` is the browser's language (e.g. "de", "en-US"). */
+export function connectMessages(source: MessageLookup, uiLanguage: string): void {
+  lookup = source;
+  language = uiLanguage;
+}
+
+export function uiLanguage(): string {
+  return language;
+}
+
+/**
+ * A messages.json text with its substitutions filled in, as browsers do it: `$1`…`$9` are the
+ * substitutions, `$$` is a dollar sign. (For lookups outside a browser: tests, scripts.)
+ */
+export function fillMessage(message: string, substitutions: string[]): string {
+  return message.replace(/\$(\$|[1-9])/g, (_, what: string) =>
+    what === '$' ? '$' : (substitutions[Number(what) - 1] ?? ''),
+  );
+}
+
+/** The message, with $1…$9 filled in (numbers formatted for the language). */
+export function t(key: MessageKey, ...substitutions: (string | number)[]): string {
+  const text = lookup(
+    key,
+    substitutions.map((s) => (typeof s === 'number' ? formatNumber(s) : s)),
+  );
+  // A missing message shows its key rather than nothing; the locale test fails on it first.
+  return text || key;
+}
+
+/** The plural form of `base` that fits `count` in this language; `count` is $1, the rest follow. */
+export function plural(base: PluralBase, count: number, ...substitutions: (string | number)[]): string {
+  const category = new Intl.PluralRules(language).select(count);
+  const subs = [
+    formatNumber(count),
+    ...substitutions.map((s) => (typeof s === 'number' ? formatNumber(s) : s)),
+  ];
+  return lookup(`${base}_${category}`, subs) || lookup(`${base}_other`, subs) || `${base}_other`;
+}
+
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(language, options).format(n);
+}
+
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** 1536 → "1.5 KiB" (binary units; the number written as the language writes numbers). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return plural('bytes', n);
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < UNITS.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${formatNumber(v, { maximumFractionDigits: v < 10 ? 1 : 0 })} ${UNITS[i]}`;
+}
+
+/** A moment as the language writes it (ms since the epoch, or an ISO date). */
+export function formatDate(when: number | string | Date, options: Intl.DateTimeFormatOptions = {}): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', ...options }).format(
+    new Date(when),
+  );
+}
