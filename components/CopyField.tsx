@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { t } from '../lib/i18n';
 
 /**
  * A read-only value with a copy button; the value is shown as text, never as HTML. Values are often
@@ -27,16 +28,12 @@ export function CopyField({ label, value, id }: { label: string; value: string; 
           value={value}
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button type="button" onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
-          Copy
+        <button type="button" onClick={copy} aria-label={t('copyNamed', label)}>
+          {t('copy')}
         </button>
       </div>
       <p class="small" role="status" aria-live="polite">
-        {copied === 'yes'
-          ? 'Copied to the clipboard.'
-          : copied === 'no'
-            ? 'Could not copy: select the text and copy it.'
-            : ''}
+        {copied === 'yes' ? t('copied') : copied === 'no' ? t('copyFailed') : ''}
       </p>
     </div>
   );

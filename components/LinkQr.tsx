@@ -1,6 +1,7 @@
 // A link shown as a QR code on request, to hand it to a phone. The QR holds the whole link,
 // key included, so the warning sits next to it.
 import { useState } from 'preact/hooks';
+import { t } from '../lib/i18n';
 import { QrCode } from './QrCode';
 
 export function LinkQr({ link, name, size = 200 }: { link: string; name: string; size?: number }) {
@@ -9,15 +10,13 @@ export function LinkQr({ link, name, size = 200 }: { link: string; name: string;
   return (
     <div class="link-qr">
       <button type="button" class="secondary" aria-expanded={shown} onClick={() => setShown(!shown)}>
-        {shown ? 'Hide QR code' : 'QR code'}
+        {t(shown ? 'qrHide' : 'qrShow')}
       </button>
       {shown && (
         <figure>
-          <QrCode value={link} label={`QR code of the link to ${name}`} size={size} />
+          <QrCode value={link} label={t('qrLabel', name)} size={size} />
           <figcaption class={hasKey ? 'warn small' : 'small muted'}>
-            {hasKey
-              ? 'This QR code holds the whole link, key included: anyone who sees it, on a shared screen or in a photo, can open the file.'
-              : 'This QR code holds the link: anyone who sees it can download the file.'}
+            {t(hasKey ? 'qrWarnKey' : 'qrWarnPlain')}
           </figcaption>
         </figure>
       )}

@@ -1,6 +1,7 @@
 // Options section: the keyboard shortcuts (changed in the browser's own shortcut settings) and the
 // clipboard permission the "upload the clipboard" shortcut needs.
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../lib/i18n';
 import {
   allowClipboard,
   clipboardAllowed,
@@ -23,45 +24,44 @@ export function ShortcutsSection() {
   async function allow() {
     const granted = await allowClipboard();
     setAllowed(granted);
-    setStatus(granted ? 'The shortcut may now read the clipboard.' : 'Not allowed: the shortcut stays off.');
+    setStatus(t(granted ? 'clipboardAllowed' : 'clipboardRefused'));
   }
   async function revoke() {
     await revokeClipboard();
     setAllowed(false);
-    setStatus('The shortcut no longer reads the clipboard.');
+    setStatus(t('clipboardRevoked'));
   }
 
   return (
     <section class="card" id="shortcuts" aria-labelledby="shortcuts-h">
-      <h2 id="shortcuts-h">Keyboard shortcuts</h2>
+      <h2 id="shortcuts-h">{t('shortcuts')}</h2>
       <table class="compact">
-        <caption class="sr-only">Keyboard shortcuts</caption>
+        <caption class="sr-only">{t('shortcuts')}</caption>
         <tbody>
           {shortcuts.map((s) => (
             <tr key={s.name}>
               <td>{s.description}</td>
-              <td>{s.shortcut ? <kbd>{s.shortcut}</kbd> : <span class="muted">not set</span>}</td>
+              <td>
+                {s.shortcut ? <kbd>{s.shortcut}</kbd> : <span class="muted">{t('shortcutNotSet')}</span>}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <p>
         <button type="button" class="secondary" onClick={() => openShortcutSettings()}>
-          Change shortcuts
+          {t('shortcutsChange')}
         </button>
       </p>
-      <p class="small">
-        The upload shortcut sends every file or image on the clipboard, or else its text, to the server you
-        use for uploads. It needs to read the clipboard, which Hushdrop does only when you press it.
-      </p>
+      <p class="small">{t('shortcutsClipboardExplained')}</p>
       {allowed === false && (
         <button id="allow-clipboard" type="button" onClick={allow}>
-          Allow the shortcut to read the clipboard
+          {t('clipboardAllow')}
         </button>
       )}
       {allowed && (
         <button id="revoke-clipboard" type="button" class="secondary" onClick={revoke}>
-          Stop the shortcut reading the clipboard
+          {t('clipboardRevoke')}
         </button>
       )}
       <p class="small" role="status" aria-live="polite">

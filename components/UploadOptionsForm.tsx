@@ -1,24 +1,22 @@
+import { type MessageKey, t } from '../lib/i18n';
 import type { UploadDefaults } from '../lib/settings';
 import type { ExpireUnit, Mode, Variant } from '../lib/upload';
 
-const MODES: { value: Mode; label: string; hint: string }[] = [
-  {
-    value: 'client',
-    label: 'Encrypt in my browser',
-    hint: 'The key stays in the link; the server never sees it.',
-  },
-  { value: 'server', label: 'Let the server encrypt', hint: 'The server makes and may keep the key.' },
-  { value: 'none', label: 'No encryption', hint: 'Anyone with the link can read the file.' },
+// Labels are looked up when shown (messages are connected when the page starts, after this module).
+const MODES: { value: Mode; label: MessageKey; hint: MessageKey }[] = [
+  { value: 'client', label: 'modeClient', hint: 'modeClientHint' },
+  { value: 'server', label: 'modeServer', hint: 'modeServerHint' },
+  { value: 'none', label: 'modeNone', hint: 'modeNoneHint' },
 ];
 
-const UNITS: { value: ExpireUnit; label: string }[] = [
-  { value: 'never', label: 'Never' },
-  { value: 'view', label: 'After downloads' },
-  { value: 'minute', label: 'Minutes' },
-  { value: 'hour', label: 'Hours' },
-  { value: 'day', label: 'Days' },
-  { value: 'month', label: 'Months' },
-  { value: 'year', label: 'Years' },
+const UNITS: { value: ExpireUnit; label: MessageKey }[] = [
+  { value: 'never', label: 'expireNever' },
+  { value: 'view', label: 'expireViews' },
+  { value: 'minute', label: 'expireMinutes' },
+  { value: 'hour', label: 'expireHours' },
+  { value: 'day', label: 'expireDays' },
+  { value: 'month', label: 'expireMonths' },
+  { value: 'year', label: 'expireYears' },
 ];
 
 export interface UploadChoices extends UploadDefaults {
@@ -43,19 +41,19 @@ export function UploadOptionsForm({
     <div>
       {showVariant && (
         <>
-          <label for="variant">API variant</label>
+          <label for="variant">{t('apiVariant')}</label>
           <select
             id="variant"
             value={value.variant}
             onChange={(e) => set('variant', e.currentTarget.value as Variant)}
           >
-            <option value="current">Current (api address, optional account)</option>
-            <option value="legacy">Legacy (?sub=api, expiry)</option>
+            <option value="current">{t('variantCurrent')}</option>
+            <option value="legacy">{t('variantLegacy')}</option>
           </select>
         </>
       )}
       <fieldset>
-        <legend>Encryption</legend>
+        <legend>{t('encryption')}</legend>
         {MODES.map((m) => (
           <label class="inline" key={m.value}>
             <input
@@ -66,7 +64,7 @@ export function UploadOptionsForm({
               onChange={() => set('mode', m.value)}
             />
             <span>
-              {m.label} <span class="muted small">— {m.hint}</span>
+              {t(m.label)} <span class="muted small">— {t(m.hint)}</span>
             </span>
           </label>
         ))}
@@ -77,7 +75,7 @@ export function UploadOptionsForm({
               checked={value.saveKey}
               onChange={(e) => set('saveKey', e.currentTarget.checked)}
             />
-            Server keeps the key (downloads are decrypted for anyone with the plain link)
+            {t('serverKeepsKey')}
           </label>
         )}
       </fieldset>
@@ -88,12 +86,12 @@ export function UploadOptionsForm({
           checked={value.genDeletionKey}
           onChange={(e) => set('genDeletionKey', e.currentTarget.checked)}
         />
-        Make a deletion link
+        {t('makeDeletionLink')}
       </label>
       {value.variant === 'legacy' && (
         <div class="row">
           <label class="inline" for="expire-unit">
-            Expires
+            {t('expires')}
           </label>
           <select
             id="expire-unit"
@@ -103,14 +101,14 @@ export function UploadOptionsForm({
           >
             {UNITS.map((u) => (
               <option key={u.value} value={u.value}>
-                {u.label}
+                {t(u.label)}
               </option>
             ))}
           </select>
           {value.expireUnit !== 'never' && (
             <>
               <label class="sr-only" for="expire-length">
-                How many
+                {t('expireHowMany')}
               </label>
               <input
                 id="expire-length"
@@ -131,7 +129,7 @@ export function UploadOptionsForm({
             checked={value.doNotTrack}
             onChange={(e) => set('doNotTrack', e.currentTarget.checked)}
           />
-          Ask this server not to track me (sends <span class="mono">DNT: 1</span> with every request to it)
+          {t('doNotTrack')}
         </label>
       )}
     </div>

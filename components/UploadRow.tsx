@@ -2,12 +2,12 @@
 import { useState } from 'preact/hooks';
 import { openingOf, type UploadEntry } from '../lib/history';
 import { displayName } from '../lib/history/file-names';
+import { formatBytes, formatDate, plural, t } from '../lib/i18n';
 import { deletionMessage } from '../lib/upload/deletion';
 import { deleteOnServer as deleteFromServer } from '../platform/deletion';
 import { removeUpload } from '../platform/history';
 import { openInViewer } from '../platform/viewer-tab';
 import { FileName } from './FileName';
-import { formatBytes } from './format';
 import { LinkQr } from './LinkQr';
 
 export type Notice = { kind: 'ok' | 'error'; text: string };
@@ -34,13 +34,13 @@ export function UploadRow({
       if (verdict.outcome !== 'refused') await removeUpload(entry.id);
       notify({
         kind: verdict.outcome === 'refused' ? 'error' : 'ok',
-        text: `${name}: ${deletionMessage(verdict)}`,
+        text: t('namedNotice', name, deletionMessage(verdict)),
       });
       onChanged();
     } catch {
       notify({
         kind: 'error',
-        text: `${name}: the server could not be reached, so nothing was deleted.`,
+        text: t('deleteUnreachable', name),
       });
     } finally {
       setBusy(false);
@@ -52,7 +52,7 @@ export function UploadRow({
     await removeUpload(entry.id);
     notify({
       kind: 'ok',
-      text: `${name} was removed from this history (the file stays on the server).`,
+      text: t('removedFromList', name),
     });
     onChanged();
   }
@@ -64,14 +64,10 @@ export function UploadRow({
           <FileName name={entry.name} />
         </strong>
         <div class="small muted">
-          {formatBytes(entry.size)} · {new Date(entry.time).toLocaleString()} ·{' '}
-          {entry.mode === 'client'
-            ? 'encrypted in browser'
-            : entry.mode === 'server'
-              ? 'server encrypted'
-              : 'not encrypted'}
-          {entry.expirationDate ? ` · expires ${new Date(entry.expirationDate).toLocaleString()}` : ''}
-          {entry.maxDownloads ? ` · ${entry.maxDownloads} downloads` : ''}
+          {formatBytes(entry.size)} · {formatDate(entry.time)} ·{' '}
+          {t(entry.mode === 'client' ? 'madeClient' : entry.mode === 'server' ? 'madeServer' : 'madeNone')}
+          {entry.expirationDate ? ` · ${t('expiresOn', formatDate(entry.expirationDate))}` : ''}
+          {entry.maxDownloads ? ` · ${plural('downloadsLeft', entry.maxDownloads)}` : ''}
         </div>
         <div class="small mono">{entry.link}</div>
       </td>
@@ -80,24 +76,24 @@ export function UploadRow({
           <button
             type="button"
             class="secondary"
-            aria-label={`Copy link of ${name}`}
+            aria-label={t('copyLinkOf', name)}
             onClick={() =>
               navigator.clipboard.writeText(entry.link).then(
-                () => notify({ kind: 'ok', text: `Link of ${name} copied.` }),
-                () => notify({ kind: 'error', text: 'Could not copy; select the link and copy it.' }),
+                () => notify({ kind: 'ok', text: t('linkOfCopied', name) }),
+                () => notify({ kind: 'error', text: t('copyFailed') }),
               )
             }
           >
-            Copy
+            {t('copy')}
           </button>
           {openingOf(entry) === 'decrypt' ? (
             <button
               type="button"
               class="secondary"
-              aria-label={`Open ${name}`}
+              aria-label={t('openNamed', name)}
               onClick={() => openInViewer(entry.id)}
             >
-              Open
+              {t('open')}
             </button>
           ) : (
             // The server serves this file as it was uploaded: its own address opens it.
@@ -106,19 +102,19 @@ export function UploadRow({
               href={entry.url}
               target="_blank"
               rel="noreferrer noopener"
-              aria-label={`Open ${name}`}
+              aria-label={t('openNamed', name)}
             >
-              Open
+              {t('open')}
             </a>
           )}
           {entry.deletionLink && !confirming && (
             <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('server')}>
-              Delete on server
+              {t('deleteOnServer')}
             </button>
           )}
           {!confirming && (
             <button type="button" class="secondary" onClick={() => setConfirming('local')}>
-              Remove
+              {t('remove')}
             </button>
           )}
         </div>
@@ -126,9 +122,7 @@ export function UploadRow({
         {confirming && (
           <div class="row" style={{ marginTop: '6px' }}>
             <span>
-              {confirming === 'server'
-                ? `Delete ${name} from the server? This cannot be undone.`
-                : `Remove ${name} from this history? Its link and key are lost unless you copied them.`}
+              {confirming === 'server' ? t('confirmDeleteOnServer', name) : t('confirmRemove', name)}
             </span>
             <button
               type="button"
@@ -137,10 +131,10 @@ export function UploadRow({
               onClick={confirming === 'server' ? deleteOnServer : removeLocally}
               autoFocus
             >
-              {confirming === 'server' ? 'Yes, delete it' : 'Yes, remove it'}
+              {t(confirming === 'server' ? 'yesDelete' : 'yesRemove')}
             </button>
             <button type="button" class="secondary" onClick={() => setConfirming('')}>
-              Keep it
+              {t('keepIt')}
             </button>
           </div>
         )}

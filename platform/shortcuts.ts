@@ -1,6 +1,7 @@
 // The keyboard shortcuts (the manifest's commands) and the optional clipboard permission the
 // "upload the clipboard" shortcut needs.
 import { browser } from 'wxt/browser';
+import { t } from '../lib/i18n';
 
 export interface Shortcut {
   name: string;
@@ -15,7 +16,7 @@ export async function listShortcuts(): Promise<Shortcut[]> {
   return (await browser.commands.getAll()).map((c) => ({
     name: c.name ?? '',
     // The popup's command has no description of its own.
-    description: c.description || 'Open Hushdrop',
+    description: c.description || t('commandOpen'),
     shortcut: c.shortcut ?? '',
   }));
 }

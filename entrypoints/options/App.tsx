@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { ShortcutsSection } from '../../components/ShortcutsSection';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
+import { type MessageKey, t } from '../../lib/i18n';
 import {
   checkServerAddress,
   newProfile,
@@ -16,14 +17,11 @@ import { requestOrigins } from '../../platform/permissions';
 import { loadSettings, saveSettings } from '../../platform/settings';
 import { testConnection } from '../../platform/test-connection';
 
-const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: string; hint: string }[] = [
-  { key: 'baseUrl', label: 'Base address (legacy variant)', hint: 'Uploads go to {base}/v1/Upload?sub=api' },
-  { key: 'apiUrl', label: 'API address (current variant)', hint: 'Uploads go to {api}/v1/Upload' },
-  {
-    key: 'uploadUrl',
-    label: 'Download address (current variant)',
-    hint: 'Files are served from {upload}/<name>',
-  },
+// Labels are looked up when shown (messages are connected when the page starts, after this module).
+const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: MessageKey; hint: MessageKey }[] = [
+  { key: 'baseUrl', label: 'addressBase', hint: 'addressBaseHint' },
+  { key: 'apiUrl', label: 'addressApi', hint: 'addressApiHint' },
+  { key: 'uploadUrl', label: 'addressUpload', hint: 'addressUploadHint' },
 ];
 
 type Status = { kind: 'ok' | 'error'; text: string };
@@ -36,9 +34,9 @@ function handSetMiB(limit: SizeLimit | undefined): number | undefined {
 }
 
 function problemsOf(p: Profile): string | undefined {
-  if (!p.name.trim()) return 'Every server needs a name.';
+  if (!p.name.trim()) return t('serverNeedsName');
   for (const f of ADDRESS_FIELDS) {
-    const problem = checkServerAddress(`${p.name}: ${f.label}`, p.server[f.key]);
+    const problem = checkServerAddress(`${p.name}: ${t(f.label)}`, p.server[f.key]);
     if (problem) return problem;
   }
   return undefined;
@@ -57,7 +55,7 @@ export function App() {
     });
   }, []);
   const profile = settings?.profiles.find((p) => p.id === editing);
-  if (!settings || !profile) return <main aria-busy="true">Loading…</main>;
+  if (!settings || !profile) return <main aria-busy="true">{t('loading')}</main>;
 
   const setProfile = (patch: Partial<Profile>) =>
     setSettings({
@@ -71,7 +69,7 @@ export function App() {
 
   function addProfile() {
     if (!settings) return;
-    const p = newProfile(crypto.randomUUID(), `Server ${settings.profiles.length + 1}`, {
+    const p = newProfile(crypto.randomUUID(), t('serverNumbered', settings.profiles.length + 1), {
       baseUrl: 'https://',
       apiUrl: 'https://',
       uploadUrl: 'https://',
@@ -100,43 +98,32 @@ export function App() {
       settings.profiles.flatMap((p) => serverOriginPatterns(p.server)),
     ).catch(() => false);
     await saveSettings(settings);
-    setStatus(
-      granted
-        ? { kind: 'ok', text: 'Saved.' }
-        : {
-            kind: 'error',
-            text: 'Saved, but Hushdrop was not allowed to reach one of the servers, so uploads to it will fail until you allow it.',
-          },
-    );
+    setStatus(granted ? { kind: 'ok', text: t('saved') } : { kind: 'error', text: t('savedNotAllowed') });
   }
 
   async function runTest() {
     const problem = problemsOf(profile!);
     if (problem) return setTestStatus({ kind: 'error', text: problem });
-    setTestStatus({ kind: 'ok', text: 'Testing…', busy: true });
+    setTestStatus({ kind: 'ok', text: t('testing'), busy: true });
     const granted = await requestOrigins(serverOriginPatterns(profile!.server)).catch(() => false);
-    if (!granted)
-      return setTestStatus({
-        kind: 'error',
-        text: 'Hushdrop was not allowed to reach this server, so it cannot test it.',
-      });
+    if (!granted) return setTestStatus({ kind: 'error', text: t('testNotAllowed') });
     const r = await testConnection(profile!.server);
     setTestStatus({ kind: r.ok ? 'ok' : 'error', text: r.text });
   }
 
   return (
     <main>
-      <h1>Hushdrop settings</h1>
+      <h1>{t('optionsTitle')}</h1>
       <p class="lead">
-        Where uploads go, and what each upload does unless you choose otherwise. ·{' '}
-        <a href="/upload.html">Upload</a> · <a href="/uploads.html">History</a>
+        {t('optionsLead')} · <a href="/upload.html">{t('navUpload')}</a> ·{' '}
+        <a href="/uploads.html">{t('uploadsList')}</a>
       </p>
       <form onSubmit={save}>
         <section class="card" aria-labelledby="profiles-h">
-          <h2 id="profiles-h">Servers</h2>
+          <h2 id="profiles-h">{t('servers')}</h2>
           <div class="row">
             <div class="grow">
-              <label for="editing">Server to edit</label>
+              <label for="editing">{t('serverToEdit')}</label>
               <select
                 id="editing"
                 value={profile.id}
@@ -147,14 +134,13 @@ export function App() {
               >
                 {settings.profiles.map((p) => (
                   <option key={p.id} value={p.id}>
-                    {p.name}
-                    {p.id === settings.activeProfileId ? ' (used for uploads)' : ''}
+                    {p.id === settings.activeProfileId ? t('serverInUse', p.name) : p.name}
                   </option>
                 ))}
               </select>
             </div>
             <button id="add-profile" type="button" class="secondary" onClick={addProfile}>
-              Add a server
+              {t('addServer')}
             </button>
             <button
               type="button"
@@ -162,7 +148,7 @@ export function App() {
               disabled={settings.profiles.length < 2}
               onClick={removeProfile}
             >
-              Remove this server
+              {t('removeServer')}
             </button>
           </div>
           <label class="inline">
@@ -174,12 +160,12 @@ export function App() {
                 e.currentTarget.checked && setSettings({ ...settings, activeProfileId: profile.id })
               }
             />
-            Use this server for uploads (right-click, popup)
+            {t('useForUploads')}
           </label>
         </section>
         <section class="card" aria-labelledby="server-h">
           <h2 id="server-h">{profile.name}</h2>
-          <label for="name">Name</label>
+          <label for="name">{t('serverName')}</label>
           <input
             id="name"
             type="text"
@@ -188,7 +174,7 @@ export function App() {
           />
           {ADDRESS_FIELDS.map((f) => (
             <div key={f.key}>
-              <label for={f.key}>{f.label}</label>
+              <label for={f.key}>{t(f.label)}</label>
               <input
                 id={f.key}
                 type="url"
@@ -197,11 +183,11 @@ export function App() {
                 aria-describedby={`${f.key}-hint`}
               />
               <p id={`${f.key}-hint`} class="small muted">
-                {f.hint}
+                {t(f.hint)}
               </p>
             </div>
           ))}
-          <label for="username">Username (current variant, optional)</label>
+          <label for="username">{t('username')}</label>
           <input
             id="username"
             type="text"
@@ -209,7 +195,7 @@ export function App() {
             value={profile.server.username}
             onInput={(e) => setServer({ username: e.currentTarget.value })}
           />
-          <label for="token">API token</label>
+          <label for="token">{t('token')}</label>
           <input
             id="token"
             type="password"
@@ -221,7 +207,7 @@ export function App() {
           <p id="token-warning" class="warn small" role={exposure ? 'alert' : undefined}>
             {exposure}
           </p>
-          <label for="size-limit">Largest file the server takes, in MiB (empty: unknown)</label>
+          <label for="size-limit">{t('sizeLimitField')}</label>
           <input
             id="size-limit"
             type="number"
@@ -235,10 +221,10 @@ export function App() {
           />
           <p id="size-limit-hint" class="small muted">
             {profile.sizeLimit && handSetMiB(profile.sizeLimit) === undefined
-              ? `Learned from the server: ${limitText(profile.sizeLimit)}.`
-              : 'Hushdrop also learns it when the server refuses a file for its size.'}
+              ? t('sizeLimitLearned', limitText(profile.sizeLimit))
+              : t('sizeLimitHint')}
           </p>
-          <label for="timeout">Give up when the server is silent for (seconds)</label>
+          <label for="timeout">{t('silenceField')}</label>
           <input
             id="timeout"
             type="number"
@@ -251,7 +237,7 @@ export function App() {
           />
           <div class="row" style={{ marginTop: '12px' }}>
             <button id="test" type="button" class="secondary" disabled={testStatus?.busy} onClick={runTest}>
-              Test connection
+              {t('testConnection')}
             </button>
             <p role="status" aria-live="polite" class={testStatus?.kind === 'error' ? 'error' : 'ok'}>
               {testStatus?.text}
@@ -259,7 +245,7 @@ export function App() {
           </div>
         </section>
         <section class="card" aria-labelledby="defaults-h">
-          <h2 id="defaults-h">Defaults for uploads to {profile.name}</h2>
+          <h2 id="defaults-h">{t('defaultsFor', profile.name)}</h2>
           <UploadOptionsForm
             value={choices}
             onChange={({ variant, ...defaults }) =>
@@ -269,7 +255,7 @@ export function App() {
         </section>
         <div class="row">
           <button id="save" type="submit">
-            Save
+            {t('save')}
           </button>
           <p role="status" aria-live="polite" class={status?.kind === 'error' ? 'error' : 'ok'}>
             {status?.text}

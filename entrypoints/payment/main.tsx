@@ -2,6 +2,8 @@ import '../../platform/i18n';
 import { render } from 'preact';
 import '../../assets/ui.css';
 import './payment.css';
+import { t } from '../../lib/i18n';
 import { App } from './App';
 
+document.title = t('titlePayment');
 render(<App />, document.getElementById('app')!);

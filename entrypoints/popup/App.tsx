@@ -2,10 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
-import { formatBytes } from '../../components/format';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import type { UploadEntry } from '../../lib/history';
 import { displayName } from '../../lib/history/file-names';
+import { formatBytes, formatNumber, t } from '../../lib/i18n';
 import type { Settings } from '../../lib/settings';
 import { listUploads } from '../../platform/history';
 import { jobsItem } from '../../platform/jobs/state';
@@ -31,22 +31,24 @@ function JobItem({ job }: { job: JobState }) {
       {job.state === 'running' && (
         <div>
           <label for={`job-${job.id}`} class="small">
-            {job.phase === 'encrypting'
-              ? 'Encrypting'
-              : job.phase === 'uploading'
-                ? 'Uploading'
-                : 'Preparing'}
-            … {pct}%
+            {t(
+              job.phase === 'encrypting'
+                ? 'encryptingPercent'
+                : job.phase === 'uploading'
+                  ? 'uploadingPercent'
+                  : 'preparingPercent',
+              formatNumber(pct / 100, { style: 'percent' }),
+            )}
           </label>
           <progress id={`job-${job.id}`} max={100} value={pct} />
           <button type="button" class="secondary" onClick={() => sendMessage('cancelJob', job.id)}>
-            Cancel
+            {t('cancel')}
           </button>
         </div>
       )}
       {job.state === 'done' && job.link && (
         <div>
-          <p class="ok small">Uploaded; the link was copied.</p>
+          <p class="ok small">{t('uploadedLinkCopied')}</p>
           {/* autocomplete=off: the browser's session restore must not keep the key shown here. */}
           <input
             class="mono job-link"
@@ -54,7 +56,7 @@ function JobItem({ job }: { job: JobState }) {
             readOnly
             autocomplete="off"
             value={job.link}
-            aria-label={`Link of ${displayName(job.name)}`}
+            aria-label={t('linkOf', displayName(job.name))}
           />
         </div>
       )}
@@ -91,12 +93,18 @@ export function App() {
       try {
         const id = await stageFile(file);
         await sendMessage('startUpload', {
-          source: { kind: 'staged', id, name: file.name || 'pasted file', type: file.type, size: file.size },
+          source: {
+            kind: 'staged',
+            id,
+            name: file.name || t('pastedFile'),
+            type: file.type,
+            size: file.size,
+          },
         });
       } catch (err) {
         setNotice({
           kind: 'error',
-          text: `${file.name || 'The file'} could not be handed over for upload: ${String(err)}`,
+          text: t('handOverFailed', file.name || t('pastedFile'), String(err)),
         });
       }
     }
@@ -107,11 +115,11 @@ export function App() {
   return (
     <main class="popup">
       <header class="row" style={{ justifyContent: 'space-between' }}>
-        <h1 style={{ fontSize: '1.15rem' }}>Hushdrop</h1>
+        <h1 style={{ fontSize: '1.15rem' }}>{t('extName')}</h1>
         {settings && settings.profiles.length > 1 && (
           <div>
             <label for="profile" class="sr-only">
-              Server for uploads
+              {t('serverForUploads')}
             </label>
             <select
               id="profile"
@@ -131,10 +139,10 @@ export function App() {
           </div>
         )}
       </header>
-      <DropZone label="Files to upload" onFiles={(files) => upload(files)}>
-        <p style={{ margin: '0 0 8px' }}>Drop or paste files here</p>
+      <DropZone label={t('filesToUpload')} onFiles={(files) => upload(files)}>
+        <p style={{ margin: '0 0 8px' }}>{t('dropOrPaste')}</p>
         <button id="choose" type="button" onClick={() => openPage('/upload.html')}>
-          Choose files…
+          {t('chooseFiles')}
         </button>
       </DropZone>
       <p role="status" aria-live="polite" class={notice?.kind === 'error' ? 'error small' : 'ok small'}>
@@ -142,7 +150,7 @@ export function App() {
       </p>
       {jobs.length > 0 && (
         <section aria-labelledby="jobs-h">
-          <h2 id="jobs-h">Uploads</h2>
+          <h2 id="jobs-h">{t('uploads')}</h2>
           <ul class="plain" aria-live="polite">
             {jobs.map((j) => (
               <JobItem key={j.id} job={j} />
@@ -151,12 +159,12 @@ export function App() {
         </section>
       )}
       <section aria-labelledby="recent-h">
-        <h2 id="recent-h">Last uploads</h2>
+        <h2 id="recent-h">{t('lastUploads')}</h2>
         {recent.length === 0 ? (
-          <p class="muted small">Nothing uploaded yet.</p>
+          <p class="muted small">{t('noUploads')}</p>
         ) : (
           <table class="compact">
-            <caption class="sr-only">Last uploads</caption>
+            <caption class="sr-only">{t('lastUploads')}</caption>
             <tbody>
               {recent.map((e) => (
                 <UploadRow key={e.id} entry={e} onChanged={reloadRecent} notify={setNotice} />
@@ -165,15 +173,15 @@ export function App() {
           </table>
         )}
       </section>
-      <nav class="row small" aria-label="Hushdrop pages">
+      <nav class="row small" aria-label={t('pages')}>
         <button type="button" class="secondary" onClick={() => openPage('/uploads.html')}>
-          History
+          {t('uploadsList')}
         </button>
         <button type="button" class="secondary" onClick={() => openPage('/viewer.html')}>
-          Open a link
+          {t('openALink')}
         </button>
         <button type="button" class="secondary" onClick={() => openPage('/options.html')}>
-          Settings
+          {t('settings')}
         </button>
       </nav>
     </main>

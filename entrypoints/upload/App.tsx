@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
-import { formatBytes } from '../../components/format';
 import { LinkQr } from '../../components/LinkQr';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
 import type { UploadEntry } from '../../lib/history';
 import { displayName } from '../../lib/history/file-names';
+import { formatBytes, formatNumber, t } from '../../lib/i18n';
 import {
   activeProfile,
   type Settings,
@@ -72,7 +72,7 @@ export function App() {
     for (const file of files) {
       const job: Job = {
         id: crypto.randomUUID(),
-        name: file.name || 'pasted file',
+        name: file.name || t('pastedFile'),
         size: file.size,
         state: 'running',
         abort: new AbortController(),
@@ -114,25 +114,25 @@ export function App() {
 
   usePastedFiles((files) => start(files));
 
-  if (!settings || !profile || !choices) return <main aria-busy="true">Loading…</main>;
+  if (!settings || !profile || !choices) return <main aria-busy="true">{t('loading')}</main>;
 
   return (
     <main>
-      <h1>Upload a file</h1>
+      <h1>{t('uploadTitle')}</h1>
       <p class="lead">
-        To{' '}
+        {t('uploadTo')}{' '}
         <span class="mono">
           {choices.variant === 'legacy' ? profile.server.baseUrl : profile.server.apiUrl}
         </span>
-        {profile.sizeLimit ? ` (${limitText(profile.sizeLimit)})` : ''} · <a href="/options.html">settings</a>{' '}
-        · <a href="/uploads.html">history</a>
+        {profile.sizeLimit ? ` (${limitText(profile.sizeLimit)})` : ''} ·{' '}
+        <a href="/options.html">{t('navSettings')}</a> · <a href="/uploads.html">{t('navUploads')}</a>
       </p>
       <section class="card" aria-labelledby="pick">
-        <h2 id="pick">File</h2>
-        <DropZone label="Files to upload" onFiles={(files) => start(files)}>
-          <p>Drop files here, paste them, or choose them:</p>
+        <h2 id="pick">{t('file')}</h2>
+        <DropZone label={t('filesToUpload')} onFiles={(files) => start(files)}>
+          <p>{t('dropPasteOrChoose')}</p>
           <label for="file" class="sr-only">
-            Files to upload
+            {t('filesToUpload')}
           </label>
           <input id="file" ref={input} type="file" multiple />
           <p>
@@ -144,16 +144,16 @@ export function App() {
                 if (input.current) input.current.value = '';
               }}
             >
-              Upload
+              {t('upload')}
             </button>
           </p>
         </DropZone>
       </section>
       <section class="card" aria-labelledby="opts">
-        <h2 id="opts">Options</h2>
+        <h2 id="opts">{t('options')}</h2>
         {settings.profiles.length > 1 && (
           <>
-            <label for="profile">Server</label>
+            <label for="profile">{t('server')}</label>
             <select id="profile" value={profile.id} onChange={(e) => chooseProfile(e.currentTarget.value)}>
               {settings.profiles.map((p) => (
                 <option key={p.id} value={p.id}>
@@ -167,7 +167,7 @@ export function App() {
       </section>
       <section aria-labelledby="uploads" aria-live="polite">
         <h2 id="uploads" class={jobs.length ? '' : 'sr-only'}>
-          Uploads
+          {t('uploads')}
         </h2>
         {jobs.map((job) => (
           <article class="card job" key={job.id} data-state={job.state}>
@@ -177,13 +177,15 @@ export function App() {
             {job.state === 'running' && (
               <div>
                 <label for={`p-${job.id}`}>
-                  {job.progress?.phase === 'encrypting' ? 'Encrypting' : 'Uploading'}… {percent(job.progress)}
-                  %
+                  {t(
+                    job.progress?.phase === 'encrypting' ? 'encryptingPercent' : 'uploadingPercent',
+                    formatNumber(percent(job.progress) / 100, { style: 'percent' }),
+                  )}
                 </label>
                 <progress id={`p-${job.id}`} max={100} value={percent(job.progress)} />
                 <p>
                   <button type="button" class="secondary" onClick={() => job.abort.abort()}>
-                    Cancel
+                    {t('cancel')}
                   </button>
                 </p>
               </div>
@@ -191,27 +193,30 @@ export function App() {
             {job.state === 'done' && job.entry && (
               <div>
                 <p class="ok">
-                  Uploaded. {job.copied ? 'The link is copied to the clipboard.' : ''}
-                  {job.entry.mode === 'client'
-                    ? ' The key is only in the part after #; the server never saw it.'
-                    : ''}
+                  {[
+                    t('uploaded'),
+                    job.copied ? t('linkCopied') : '',
+                    job.entry.mode === 'client' ? t('keyOnlyInLink') : '',
+                  ]
+                    .filter(Boolean)
+                    .join(' ')}
                 </p>
                 {job.warning && (
                   <p class="warn" role="alert">
                     {job.warning}
                   </p>
                 )}
-                <CopyField id={`link-${job.id}`} label="Link" value={job.entry.link} />
+                <CopyField id={`link-${job.id}`} label={t('link')} value={job.entry.link} />
                 <LinkQr link={job.entry.link} name={displayName(job.name)} />
                 {job.entry.deletionLink && (
-                  <CopyField id={`del-${job.id}`} label="Deletion link" value={job.entry.deletionLink} />
+                  <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.entry.deletionLink} />
                 )}
               </div>
             )}
             {(job.state === 'failed' || job.state === 'cancelled') && job.error && (
               <div role="alert">
                 <p class="error">{job.error.message}</p>
-                {job.error.detail && <p class="small">The server said: “{job.error.detail}”</p>}
+                {job.error.detail && <p class="small">{t('serverSaid', job.error.detail)}</p>}
                 <button
                   type="button"
                   class="secondary retry"
@@ -220,7 +225,7 @@ export function App() {
                     start([job.file]);
                   }}
                 >
-                  Try again
+                  {t('tryAgain')}
                 </button>
               </div>
             )}

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
+import { plural, t } from '../../lib/i18n';
 import { clearUploads, listUploads, mergeUploads } from '../../platform/history';
 
 type Sort = 'newest' | 'oldest' | 'name' | 'size';
@@ -39,40 +40,38 @@ export function App() {
     if (!file) return;
     try {
       const added = await mergeUploads(parseHistoryExport(await file.text()));
-      setNotice({ kind: 'ok', text: `Imported ${added} upload${added === 1 ? '' : 's'}.` });
+      setNotice({ kind: 'ok', text: plural('imported', added) });
       reload();
     } catch (err) {
       setNotice({
         kind: 'error',
-        text:
-          err instanceof HistoryImportError ? err.message : 'The import failed; your history is unchanged.',
+        text: err instanceof HistoryImportError ? err.message : t('importFailed'),
       });
     }
   }
 
   return (
     <main>
-      <h1>Upload history</h1>
+      <h1>{t('uploadsTitle')}</h1>
       <p class="lead">
-        Kept only in this browser, with the keys of your encrypted uploads. ·{' '}
-        <a href="/upload.html">Upload</a>
+        {t('uploadsLead')} · <a href="/upload.html">{t('navUpload')}</a>
       </p>
       <p role="status" aria-live="polite" class={notice?.kind === 'error' ? 'error' : 'ok'}>
         {notice?.text}
       </p>
-      <section class="card" aria-label="Search and tools">
+      <section class="card" aria-label={t('searchAndTools')}>
         <div class="row">
           <div class="grow">
-            <label for="search">Search</label>
+            <label for="search">{t('search')}</label>
             <input id="search" type="text" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
           </div>
           <div>
-            <label for="sort">Sort</label>
+            <label for="sort">{t('sort')}</label>
             <select id="sort" value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)}>
-              <option value="newest">Newest first</option>
-              <option value="oldest">Oldest first</option>
-              <option value="name">Name</option>
-              <option value="size">Largest first</option>
+              <option value="newest">{t('sortNewest')}</option>
+              <option value="oldest">{t('sortOldest')}</option>
+              <option value="name">{t('sortName')}</option>
+              <option value="size">{t('sortLargest')}</option>
             </select>
           </div>
         </div>
@@ -89,10 +88,10 @@ export function App() {
               )
             }
           >
-            Export
+            {t('export')}
           </button>
           <label class="button secondary" for="import" style={{ margin: 0, fontWeight: 400 }}>
-            Import…
+            {t('import')}
           </label>
           <input
             id="import"
@@ -106,11 +105,11 @@ export function App() {
           />
           {!confirmClear ? (
             <button id="clear" type="button" class="danger" onClick={() => setConfirmClear(true)}>
-              Clear all
+              {t('clearAll')}
             </button>
           ) : (
             <span class="row">
-              <span>Remove every upload from this history? The files stay on their servers.</span>
+              <span>{t('confirmClear')}</span>
               <button
                 id="clear-confirm"
                 type="button"
@@ -119,34 +118,33 @@ export function App() {
                 onClick={async () => {
                   await clearUploads();
                   setConfirmClear(false);
-                  setNotice({ kind: 'ok', text: 'History cleared.' });
+                  setNotice({ kind: 'ok', text: t('cleared') });
                   reload();
                 }}
               >
-                Yes, clear
+                {t('yesClear')}
               </button>
               <button type="button" class="secondary" onClick={() => setConfirmClear(false)}>
-                Keep
+                {t('keep')}
               </button>
             </span>
           )}
         </div>
         <p id="export-note" class="small muted">
-          The export holds every link with its key: whoever has the file can open your encrypted uploads. Keep
-          it as safe as the files themselves.
+          {t('exportHoldsKeys')}
         </p>
       </section>
       {entries === undefined ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t('loading')}</p>
       ) : shown.length === 0 ? (
-        <p class="muted">{entries.length === 0 ? 'No uploads yet.' : 'Nothing matches the search.'}</p>
+        <p class="muted">{t(entries.length === 0 ? 'noUploads' : 'noMatch')}</p>
       ) : (
         <table>
-          <caption class="sr-only">Uploads</caption>
+          <caption class="sr-only">{t('uploads')}</caption>
           <thead>
             <tr>
-              <th scope="col">File</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('file')}</th>
+              <th scope="col">{t('actions')}</th>
             </tr>
           </thead>
           <tbody>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { FileName } from '../../components/FileName';
-import { formatBytes } from '../../components/format';
+import { Message } from '../../components/Message';
 import { deriveIv, LinkError, parseLink, sha256Hex } from '../../lib/crypto';
 import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
 import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
+import { formatBytes, formatNumber, t } from '../../lib/i18n';
 import { profileServing, silenceMs } from '../../lib/settings';
 import { getUpload, listUploads } from '../../platform/history';
 import {
@@ -87,7 +88,7 @@ export function App() {
       setState('done');
     } catch (err) {
       setState('failed');
-      setError(err instanceof OpenLinkError ? err.message : `The file could not be opened: ${String(err)}`);
+      setError(err instanceof OpenLinkError ? err.message : t('viewerFailed', String(err)));
     }
   }
 
@@ -99,7 +100,7 @@ export function App() {
       link = parseLink(text);
     } catch (err) {
       setState('failed');
-      setError(err instanceof LinkError ? err.message : 'This link cannot be read.');
+      setError(err instanceof LinkError ? err.message : t('linkUnreadable'));
       return;
     }
     const sameUrl = (await listUploads()).find((u) => u.url === link.url);
@@ -121,7 +122,7 @@ export function App() {
       getUpload(id).then((entry) => {
         if (!entry) {
           setState('failed');
-          setError('This upload is no longer in your uploads list, so there is no key to open it with.');
+          setError(t('viewerEntryGone'));
           return;
         }
         setFrom(entry);
@@ -136,13 +137,10 @@ export function App() {
   const pct = progress?.total ? Math.floor((progress.done / progress.total) * 100) : undefined;
   return (
     <main>
-      <h1>Open an encrypted link</h1>
-      <p class="lead">
-        Hushdrop downloads the file, decrypts it here with the key after “#”, and saves it. The key is never
-        sent.
-      </p>
+      <h1>{t('viewerTitle')}</h1>
+      <p class="lead">{t('viewerLead')}</p>
       <form class="card" onSubmit={openTyped}>
-        <label for="link">Link</label>
+        <label for="link">{t('link')}</label>
         <div class="row">
           {/* autocomplete=off: the browser's session restore must not keep a key typed here. */}
           <input
@@ -152,16 +150,16 @@ export function App() {
             autocomplete="off"
             spellcheck={false}
             value={text}
-            placeholder="https://files.example.org/AbCdE.png#key"
+            placeholder={t('viewerPlaceholder')}
             onInput={(e) => setText(e.currentTarget.value)}
           />
           <button id="open" type="submit" disabled={state === 'working'}>
-            Open
+            {t('open')}
           </button>
         </div>
         {from && (
           <p class="small muted" id="from">
-            Opening <FileName name={from.name} /> from your uploads.
+            <Message id="viewerOpeningFrom" args={[<FileName name={from.name} />]} />
           </p>
         )}
       </form>
@@ -169,9 +167,9 @@ export function App() {
         {state === 'working' && (
           <div class="card">
             <label for="progress">
-              Downloading{from && openingOf(from) === 'direct' ? '' : ' and decrypting'}…{' '}
+              {t(from && openingOf(from) === 'direct' ? 'downloading' : 'downloadingDecrypting')}{' '}
               {progress ? formatBytes(progress.done) : ''}
-              {pct !== undefined ? ` (${pct}%)` : ''}
+              {pct !== undefined ? ` (${formatNumber(pct / 100, { style: 'percent' })})` : ''}
             </label>
             <progress id="progress" max={100} value={pct} />
           </div>
@@ -184,31 +182,27 @@ export function App() {
         {state === 'done' && opened && (
           <div class="card" id="result">
             <p class="ok">
-              Ready: <FileName name={opened.name} /> ({formatBytes(opened.file.size)}).
+              <Message
+                id="viewerReady"
+                args={[<FileName name={opened.name} />, formatBytes(opened.file.size)]}
+              />
             </p>
             {opened.check === 'matches' && (
               <p class="ok" id="check">
-                Checked: it is exactly the file you uploaded.
+                {t('viewerChecked')}
               </p>
             )}
             {opened.check === 'differs' && (
               <p class="error" id="check" role="alert">
-                This is not the file you uploaded: the download differs from it. The server may have changed
-                or damaged it.
+                {t('viewerDiffers')}
               </p>
             )}
             {opened.otherKey && (
               <p class="warn" role="alert">
-                This key is not the one Hushdrop made when you uploaded this file, so the result is probably
-                unreadable.
+                {t('viewerOtherKey')}
               </p>
             )}
-            {!opened.known && (
-              <p class="small muted">
-                This format has no checksum: with a wrong key the result is unreadable rather than an error.
-                If the saved file does not open, check that the whole link was copied.
-              </p>
-            )}
+            {!opened.known && <p class="small muted">{t('viewerNoChecksum')}</p>}
             <button
               id="save"
               type="button"
@@ -219,11 +213,11 @@ export function App() {
                 )
               }
             >
-              Save file
+              {t('saveFile')}
             </button>
             {preview && (
               <figure>
-                <img src={preview} alt={`Preview of ${opened.name}`} style={{ maxWidth: '100%' }} />
+                <img src={preview} alt={t('previewOf', opened.name)} style={{ maxWidth: '100%' }} />
               </figure>
             )}
           </div>

@@ -77,8 +77,11 @@ describe('locales', () => {
     for (const file of codeFiles.filter((f) => /^(entrypoints|components)\//.test(f) && f.endsWith('.tsx'))) {
       const text = readFileSync(file, 'utf8');
       // Text between tags, and the attributes a person reads or hears.
-      for (const m of text.matchAll(/>([^<>{}]*[A-Za-z]{2,}[^<>{}]*)</g))
+      for (const m of text.matchAll(/(?<!=)>([^<>{}]*[A-Za-z]{2,}[^<>{}]*)</g)) {
+        // Type arguments (useState<T>() … <U>) and comments are code, not text.
+        if (/[;=]|\/\/|^\s*[()]/.test(m[1]!)) continue;
         found.push(`${file}: ${m[1]!.trim()}`);
+      }
       for (const m of text.matchAll(/\b(aria-label|placeholder|title|alt|label)="([^"]*[A-Za-z][^"]*)"/g))
         found.push(`${file}: ${m[1]}="${m[2]}"`);
     }
