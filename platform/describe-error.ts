@@ -1,3 +1,4 @@
+import { t } from '../lib/i18n';
 import { type Profile, tooLargeSentence } from '../lib/settings';
 import { UploadError } from '../lib/upload';
 import { learnedLimit, type SizeLimit } from '../lib/upload/limit';
@@ -6,15 +7,12 @@ import { learnedLimit, type SizeLimit } from '../lib/upload/limit';
 export function describeError(err: unknown): { message: string; detail?: string } {
   if (err instanceof UploadError) return { message: err.message, detail: err.serverMessage };
   if (err instanceof DOMException && err.name === 'QuotaExceededError')
-    return {
-      message: 'There is not enough disk space to prepare the encrypted file. Free some space and try again.',
-    };
-  if (err instanceof DOMException && err.name === 'AbortError')
-    return { message: 'The upload was cancelled.' };
+    return { message: t('errorDiskFull') };
+  if (err instanceof DOMException && err.name === 'AbortError') return { message: t('uploadCancelled') };
   if (err instanceof DOMException && err.name === 'NotReadableError')
-    return { message: 'The file could not be read. It may have been moved or changed; choose it again.' };
+    return { message: t('errorUnreadable') };
   const text = err instanceof Error ? err.message : String(err);
-  return { message: `Something went wrong: ${text}` };
+  return { message: t('errorOther', text) };
 }
 
 /**

@@ -3,6 +3,7 @@
 // the extension's origin. The decrypted copy is plaintext on disk: the viewer holds its lock and
 // removes it when the tab goes; the background sweeps what a closed tab could not remove.
 import { createCipher } from '../lib/crypto';
+import { formatBytes, formatNumber, plural, t } from '../lib/i18n';
 import { downloadDataForm, parseDownloadPage } from '../lib/upload/download-page';
 import { watchdog } from '../lib/upload/transport';
 import { createScratch, type Scratch } from './scratch-files';
@@ -65,9 +66,7 @@ function silenceGuard(controller: AbortController, ms: number) {
 }
 
 function silenceError(ms: number): OpenLinkError {
-  return new OpenLinkError(
-    `The server stopped sending the file (nothing arrived for ${Math.round(ms / 1000)} seconds). Try again later.`,
-  );
+  return new OpenLinkError(t('openSilent', Math.round(ms / 1000)));
 }
 
 function typeOf(res: Response): string {
@@ -111,13 +110,11 @@ export async function fetchAndDecrypt(
     } catch (err) {
       if (guard.timedOut) throw silenceError(silenceMs);
       if (signal?.aborted) throw err;
-      throw new OpenLinkError('The server could not be reached. Check your connection and try again.');
+      throw new OpenLinkError(t('openUnreachable'));
     }
     guard.heard();
-    if (res.status === 404 || res.status === 410)
-      throw new OpenLinkError('The file is no longer on the server: it was deleted or has expired.');
-    if (!res.ok || !res.body)
-      throw new OpenLinkError(`The server could not send the file (HTTP ${res.status}).`);
+    if (res.status === 404 || res.status === 410) throw new OpenLinkError(t('openGone'));
+    if (!res.ok || !res.body) throw new OpenLinkError(t('openHttp', String(res.status)));
     return res;
   };
 
@@ -133,13 +130,9 @@ export async function fetchAndDecrypt(
       const page = parseDownloadPage(new TextDecoder().decode(bytes), target.url);
       if (page) {
         const where = new URL(page.downloadDataUrl);
-        if (where.origin !== origin)
-          throw new OpenLinkError(
-            `The server's download page sends the file from another server (${where.host}). Hushdrop only downloads from the server in the link, so nothing was fetched.`,
-          );
+        if (where.origin !== origin) throw new OpenLinkError(t('openElsewhere', where.host));
         res = await get(page.downloadDataUrl, { method: 'POST', body: downloadDataForm(page) });
-        if (typeOf(res) === 'application/json')
-          throw new OpenLinkError('The server says this file does not exist any more.');
+        if (typeOf(res) === 'application/json') throw new OpenLinkError(t('openNoSuchFile'));
         cipher = { ...cipher, iv: page.iv };
         contentType = page.fileType || typeOf(res);
       } else {
@@ -166,7 +159,7 @@ async function writeToDisk(
   guard: { heard(): void; readonly timedOut: boolean },
   onProgress?: (p: OpenProgress) => void,
 ): Promise<{ file: File; cleanup: () => Promise<void> }> {
-  if (!res.body) throw new OpenLinkError('The server sent no file.');
+  if (!res.body) throw new OpenLinkError(t('openNoBody'));
   const scratch: Scratch = await createScratch('open');
   const writable = await scratch.handle.createWritable();
   const cipher = cipherText ? await createCipher(cipherText.key, cipherText.iv) : undefined;
@@ -196,9 +189,7 @@ async function writeToDisk(
         step = await reader.read();
       } catch (err) {
         if (guard.timedOut) throw err;
-        throw new OpenLinkError(
-          `The download stopped before the end (${offset + pendingBytes} bytes received). Try again.`,
-        );
+        throw new OpenLinkError(t('openCut', formatBytes(offset + pendingBytes)));
       }
       if (step.done) break;
       guard.heard();
@@ -206,17 +197,13 @@ async function writeToDisk(
       pendingBytes += step.value.length;
       if (limit !== undefined && offset + pendingBytes > limit) {
         await reader.cancel().catch(() => {});
-        throw new OpenLinkError(
-          `The server sent more than the ${limit} bytes this file has, so the download was stopped and nothing was kept.`,
-        );
+        throw new OpenLinkError(t('openTooLong', plural('bytes', limit)));
       }
       if (pendingBytes >= CHUNK) await flush();
     }
     await flush();
     if (limit !== undefined && offset !== limit)
-      throw new OpenLinkError(
-        `The download stopped before the end (${offset} of ${limit} bytes). Try again.`,
-      );
+      throw new OpenLinkError(t('openCutOf', formatNumber(offset), plural('bytes', limit)));
     await writable.close();
     return { file: await scratch.handle.getFile(), cleanup: scratch.remove };
   } catch (err) {

@@ -1,4 +1,6 @@
 // "Test connection": a real tiny upload to the server, then its deletion.
+
+import { t } from '../lib/i18n';
 import type { ServerSettings } from '../lib/settings';
 import { uploadTarget } from '../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../lib/upload';
@@ -29,19 +31,17 @@ export async function testConnection(server: ServerSettings): Promise<{ ok: bool
     if (!link)
       return {
         ok: false,
-        text: 'The upload worked, but the server gave no deletion link, so the test file stays there.',
+        text: t('testNoDeletionLink'),
       };
     const verdict = await deleteOnServer(link, result.url.split('#')[0]!);
     if (verdict.outcome !== 'deleted')
       return {
         ok: false,
-        text: `The upload worked, but deleting the test file failed: ${deletionMessage(verdict)}`,
+        text: t('testDeletionFailed', deletionMessage(verdict)),
       };
     return {
       ok: true,
-      text: verdict.confirmed
-        ? 'Connection works: a test file was uploaded and deleted.'
-        : 'Connection works: a test file was uploaded, and the server says it deleted it (Hushdrop could not check that it is gone).',
+      text: verdict.confirmed ? t('testWorks') : t('testWorksUnchecked'),
     };
   } catch (err) {
     if (err instanceof UploadError)
@@ -51,7 +51,7 @@ export async function testConnection(server: ServerSettings): Promise<{ ok: bool
       };
     return {
       ok: false,
-      text: 'The deletion link could not be reached, so the test file may still be there.',
+      text: t('testDeletionUnreachable'),
     };
   }
 }

@@ -2,6 +2,8 @@
  * Share links: `url#key`. Everything after the first `#` is the key, taken verbatim (no URL
  * decoding), as Teknik's download page does.
  */
+
+import { t } from '../i18n';
 import { isAlphabetText, KEY_LENGTH } from './text';
 
 /** Key lengths a link may carry: 32 (ours and Teknik's default), 16 or 24 (other server configs). */
@@ -34,28 +36,19 @@ function checkUrl(url: string): void {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-    throw new LinkError('bad-url', 'This is not a web link: it must start with http:// or https://.');
+    throw new LinkError('bad-url', t('linkNotWeb'));
   }
 }
 
 function checkKey(key: string): void {
   if (key === '') {
-    throw new LinkError(
-      'empty-key',
-      'This link ends with “#” but has no key after it, so the file cannot be decrypted.',
-    );
+    throw new LinkError('empty-key', t('linkEmptyKey'));
   }
   if (!isAlphabetText(key)) {
-    throw new LinkError(
-      'key-characters',
-      'The key in this link (the part after “#”) may only contain the letters A–Z, a–z and the digits 0–9. Check that the whole link was copied correctly.',
-    );
+    throw new LinkError('key-characters', t('linkKeyCharacters'));
   }
   if (!LINK_KEY_LENGTHS.includes(key.length)) {
-    throw new LinkError(
-      'key-length',
-      `The key in this link (the part after “#”) has ${key.length} characters, but a key has ${KEY_LENGTH}. Check that the whole link was copied.`,
-    );
+    throw new LinkError('key-length', t('linkKeyLength', key.length, KEY_LENGTH));
   }
 }
 
@@ -66,10 +59,7 @@ export function parseLink(text: string): ParsedLink {
   const url = hash < 0 ? trimmed : trimmed.slice(0, hash);
   checkUrl(url);
   if (hash < 0) {
-    throw new LinkError(
-      'no-key',
-      'This link has no key (the part after “#” is missing), so the file cannot be decrypted.',
-    );
+    throw new LinkError('no-key', t('linkNoKey'));
   }
   const key = trimmed.slice(hash + 1);
   checkKey(key);

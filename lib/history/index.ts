@@ -2,6 +2,7 @@
 // pass. Persistence (IndexedDB) lives in platform/history.ts.
 import { LINK_KEY_LENGTHS } from '../crypto/link';
 import { IV_LENGTH, isAlphabetText } from '../crypto/text';
+import { formatBytes, type MessageKey, t } from '../i18n';
 import type { Mode, Variant } from '../upload';
 
 export interface UploadEntry {
@@ -59,34 +60,36 @@ const str = (v: unknown) => typeof v === 'string';
 const optStr = (v: unknown) => v === undefined || typeof v === 'string';
 const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 
-/** Checks one entry of an import; returns the reason it is unusable, or undefined. */
-function entryProblem(e: any): string | undefined {
-  if (!e || typeof e !== 'object') return 'is not an object';
+type Problem = [MessageKey, ...string[]];
+
+/** Checks one entry of an import; returns the reason it is unusable (a message and its words after the entry's number), or undefined. */
+function entryProblem(e: any): Problem | undefined {
+  if (!e || typeof e !== 'object') return ['importNotObject'];
   for (const k of ['id', 'link', 'url', 'fileName', 'type', 'name', 'server'] as const)
-    if (!str(e[k])) return `has no ${k}`;
+    if (!str(e[k])) return ['importMissing', k];
   for (const k of ['key', 'iv', 'deletionLink', 'expirationDate'] as const)
-    if (!optStr(e[k])) return `has an invalid ${k}`;
-  if (e.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(e.sha256)) return 'has an invalid sha256';
-  if (!num(e.size) || !num(e.time)) return 'has no size or time';
-  if (e.variant !== 'legacy' && e.variant !== 'current') return 'has an unknown variant';
-  if (e.mode !== 'client' && e.mode !== 'server' && e.mode !== 'none') return 'has an unknown mode';
-  if (e.keyKept !== undefined && typeof e.keyKept !== 'boolean') return 'has an invalid keyKept';
+    if (!optStr(e[k])) return ['importInvalid', k];
+  if (e.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(e.sha256)) return ['importInvalid', 'sha256'];
+  if (!num(e.size) || !num(e.time)) return ['importNoSizeTime'];
+  if (e.variant !== 'legacy' && e.variant !== 'current') return ['importUnknownVariant'];
+  if (e.mode !== 'client' && e.mode !== 'server' && e.mode !== 'none') return ['importUnknownMode'];
+  if (e.keyKept !== undefined && typeof e.keyKept !== 'boolean') return ['importInvalid', 'keyKept'];
   for (const k of ['link', 'url', 'deletionLink', 'server'] as const) {
     if (e[k] === undefined) continue;
     const proto = URL.canParse(e[k]) ? new URL(e[k]).protocol : '';
-    if (proto !== 'http:' && proto !== 'https:') return `has a ${k} that is not a web address`;
+    if (proto !== 'http:' && proto !== 'https:') return ['importNotWeb', k];
   }
   if (e.key !== undefined && !(isAlphabetText(e.key) && LINK_KEY_LENGTHS.includes(e.key.length)))
-    return 'has a key that is not 16, 24 or 32 letters and digits';
+    return ['importBadKey'];
   if (e.iv !== undefined && !(isAlphabetText(e.iv) && e.iv.length === IV_LENGTH))
-    return `has an IV that is not ${IV_LENGTH} letters and digits`;
-  if (e.url.includes('#')) return 'has a file address with a “#” in it';
+    return ['importBadIv', String(IV_LENGTH)];
+  if (e.url.includes('#')) return ['importHashInUrl'];
   // The link is the file's address, or that address with the entry's own key after “#”.
   if (e.link !== e.url && !(e.key !== undefined && e.link === `${e.url}#${e.key}`))
-    return 'has a link that is not its file’s address and key';
+    return ['importLinkMismatch'];
   // A deletion link is followed by a click: it must go to the server that has the file.
   if (e.deletionLink !== undefined && new URL(e.deletionLink).origin !== new URL(e.url).origin)
-    return `has a deletion link on another server (${new URL(e.deletionLink).host})`;
+    return ['importForeignDeletion', new URL(e.deletionLink).host];
   return undefined;
 }
 
@@ -99,25 +102,24 @@ export function exportHistory(entries: UploadEntry[]): string {
 /** Parses an export; throws HistoryImportError with a sentence, and accepts nothing if any entry is bad. */
 export function parseHistoryExport(text: string): UploadEntry[] {
   if (text.length > IMPORT_MAX_BYTES)
-    throw new HistoryImportError(
-      `This file is too large for a Hushdrop history export (more than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB); nothing was imported.`,
-    );
+    throw new HistoryImportError(t('importTooLarge', formatBytes(IMPORT_MAX_BYTES)));
   let data: any;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new HistoryImportError('This file is not a Hushdrop history export (it could not be read).');
+    throw new HistoryImportError(t('importUnreadable'));
   }
   if (!data || data.format !== EXPORT_FORMAT || !Array.isArray(data.uploads))
-    throw new HistoryImportError('This file is not a Hushdrop history export.');
+    throw new HistoryImportError(t('importNotExport'));
   if (data.uploads.length > IMPORT_MAX_ENTRIES)
-    throw new HistoryImportError(
-      `This file lists ${data.uploads.length} uploads; Hushdrop imports at most ${IMPORT_MAX_ENTRIES} at once. Nothing was imported.`,
-    );
+    throw new HistoryImportError(t('importTooMany', data.uploads.length, IMPORT_MAX_ENTRIES));
   const out: UploadEntry[] = [];
   data.uploads.forEach((e: any, i: number) => {
     const p = entryProblem(e);
-    if (p) throw new HistoryImportError(`Upload ${i + 1} in this file ${p}; nothing was imported.`);
+    if (p) {
+      const [key, ...words] = p;
+      throw new HistoryImportError(t(key, i + 1, ...words));
+    }
     const clean: UploadEntry = {
       id: e.id,
       link: e.link,

@@ -2,6 +2,7 @@
 // is fetched again. 404/410 there means the file is gone, and anything served means it is not,
 // whatever the answer said. The answer's words (Teknik: "has been Deleted" / "was unable to be
 // Deleted"; other servers: "File deleted", …) only decide when the file's URL could not tell.
+import { t } from '../i18n';
 export type DeletionOutcome = 'deleted' | 'refused' | 'gone';
 
 export interface DeletionVerdict {
@@ -50,14 +51,10 @@ export function judgeDeletion(answer: DeletionAnswer, fileStatus: number | undef
 export function deletionMessage({ outcome, confirmed }: DeletionVerdict): string {
   switch (outcome) {
     case 'deleted':
-      return confirmed
-        ? 'The file was deleted from the server.'
-        : 'The server says the file was deleted (Hushdrop could not check that it is gone).';
+      return t(confirmed ? 'deletedConfirmed' : 'deletedSaid');
     case 'gone':
-      return 'The server no longer has this file (it was deleted or has expired).';
+      return t('deletedGone');
     case 'refused':
-      return confirmed
-        ? 'The server did not delete the file: it is still there. The deletion link may be wrong or already used.'
-        : 'The server did not say the file was deleted, and Hushdrop could not check, so it may still be there.';
+      return t(confirmed ? 'refusedConfirmed' : 'refusedUnchecked');
   }
 }

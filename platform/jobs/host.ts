@@ -2,6 +2,7 @@
 // document in Chromium, this background page in Firefox), track them, and tell the person.
 import { browser } from 'wxt/browser';
 import { displayName } from '../../lib/history/file-names';
+import { t } from '../../lib/i18n';
 import { activeProfile, uploadOptions } from '../../lib/settings';
 import { type JobRequest, type JobState, sendMessage, type UploadSource } from '../messages';
 import { loadSettings, updateProfile } from '../settings';
@@ -73,7 +74,7 @@ export async function startJob(source: UploadSource, profileId?: string): Promis
     await onJobUpdate({
       ...newJobState(req),
       state: 'failed',
-      error: `The upload could not start: ${String(err)}`,
+      error: t('jobStartFailed', String(err)),
     });
   }
   return jobId;
@@ -98,11 +99,11 @@ export async function uploadClipboard(): Promise<void> {
       sources = await sendMessage('readClipboard');
     }
   } catch (err) {
-    await notify('clipboard', 'Hushdrop could not read the clipboard', String(err));
+    await notify('clipboard', t('clipboardReadFailed'), String(err));
     return;
   }
   if (sources.length === 0) {
-    await notify('clipboard', 'Nothing to upload', 'The clipboard holds no file, image or text.');
+    await notify('clipboard', t('clipboardNothing'), t('clipboardNothingDetail'));
     return;
   }
   for (const source of sources) await startJob(source);
@@ -136,13 +137,15 @@ export async function onJobUpdate(state: JobState): Promise<void> {
     // Never the link itself: notification centres keep their texts, and they show on shared screens.
     await notify(
       `job-${state.id}`,
-      `Uploaded ${name}`,
-      `${name} is on ${new URL(state.link).host}. ${copied ? 'The link was copied.' : 'Its link is in your uploads list.'}${state.warning ? `\n${state.warning}` : ''}`,
+      t('notifyUploaded', name),
+      [t(copied ? 'notifyOnHostCopied' : 'notifyOnHost', name, new URL(state.link).host), state.warning]
+        .filter(Boolean)
+        .join('\n'),
     );
   } else if (state.state === 'failed') {
     if (state.learnedSizeLimit !== undefined && state.profileId)
       await updateProfile(state.profileId, { sizeLimit: state.learnedSizeLimit });
-    await notify(`job-${state.id}`, `Upload of ${name} failed`, state.error ?? 'The upload failed.');
+    await notify(`job-${state.id}`, t('notifyFailed', name), state.error ?? t('uploadFailed'));
   }
 }
 

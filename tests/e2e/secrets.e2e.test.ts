@@ -355,7 +355,7 @@ describe('a hostile server behind a link', () => {
     const { uploads, viewer } = await openFromUploads('endless.bin');
     const alert = viewer.locator('[role="alert"]');
     await alert.waitFor({ timeout: 30_000 });
-    expect(await alert.textContent()).toMatch(/sent more than the 1000 bytes/);
+    expect(await alert.textContent()).toMatch(/sent more than the 1,000 bytes/);
     // (Polled: a copy of an earlier test's viewer may still be on its way out.)
     await expect.poll(() => opfsNames(uploads)).toEqual([]);
     await viewer.close();

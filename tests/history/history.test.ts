@@ -48,7 +48,7 @@ describe('history export and import', () => {
 
   it.each([
     ['not JSON', 'nope {', /could not be read/],
-    ['another format', JSON.stringify({ uploads: [] }), /not a Hushdrop history/],
+    ['another format', JSON.stringify({ uploads: [] }), /not a Hushdrop export/],
     [
       'a bad entry',
       exportHistory([entry(1), { ...entry(2), size: 'big' as any }]),
@@ -92,7 +92,7 @@ describe('history export and import', () => {
         version: 1,
         uploads: Array.from({ length: IMPORT_MAX_ENTRIES + 1 }, () => ({})),
       }),
-      /lists 5001 uploads; Hushdrop imports at most 5000/,
+      /lists 5,001 uploads; Hushdrop imports at most 5,000/,
     ],
     ['a file over the size cap', ' '.repeat(IMPORT_MAX_BYTES + 1), /too large .*nothing was imported/],
   ])('refuses %s with a sentence', (_, text, message) => {
