@@ -1,6 +1,6 @@
 // Chromium's offscreen document: runs uploads that must outlive the popup and the sleeping
 // service worker, and copies and reads the clipboard (the worker has none).
-import '../../platform/i18n';
+import '../../platform/i18n-offscreen';
 import { readClipboardHere } from '../../platform/clipboard-read';
 import { abortJob, runJob } from '../../platform/jobs/runner';
 import { onMessage, sendMessage } from '../../platform/messages';

@@ -1,0 +1,28 @@
+// Chromium gives an offscreen document no i18n API (runtime only), yet its upload jobs write
+// sentences. This reads the extension's own messages file for the browser's language instead, as
+// browser.i18n would (falling back to English), before anything else runs. Imported first, and
+// only, by the offscreen document.
+import { browser } from 'wxt/browser';
+import { connectMessages, fillMessage } from '../lib/i18n';
+
+type Messages = Record<string, { message: string }>;
+
+async function load(locale: string): Promise<Messages | undefined> {
+  try {
+    const res = await fetch(browser.runtime.getURL(`/_locales/${locale}/messages.json` as '/'));
+    return res.ok ? ((await res.json()) as Messages) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const language = navigator.language;
+const [region, base, english] = await Promise.all([
+  load(language.replace('-', '_')),
+  load(language.split('-')[0]!),
+  load('en'),
+]);
+connectMessages((key, substitutions) => {
+  const entry = region?.[key] ?? base?.[key] ?? english?.[key];
+  return entry ? fillMessage(entry.message, substitutions) : '';
+}, language);
