@@ -5,6 +5,7 @@ import { defineConfig } from 'wxt';
 // machine work without a prompt; every other server's origin is asked for when a
 // profile using it is saved (optional_host_permissions).
 const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
+const ANY_SITE = ['http://*/*', 'https://*/*'];
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -24,9 +25,12 @@ export default defineConfig({
       ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
     host_permissions: LOOPBACK,
-    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    optional_host_permissions: ANY_SITE,
     ...(browser === 'firefox'
       ? {
+          // WXT drops optional_host_permissions from an MV2 manifest, and Firefox's
+          // permissions.request refuses any origin the manifest does not list: MV2 lists them here.
+          optional_permissions: ANY_SITE,
           // Firefox lets an extension handle bitcoin: links itself (Chromium has no such key).
           protocol_handlers: [
             { protocol: 'bitcoin', name: 'Hushdrop payment request', uriTemplate: '/payment.html?uri=%s' },
