@@ -269,11 +269,11 @@ export class FirefoxPage {
 async function runInPage<R>(m: Marionette, source: string, arg: unknown): Promise<R> {
   const script = `const [arg, done] = arguments;
     Promise.resolve().then(() => (${source})(arg)).then(
-      (value) => done({ value: value === undefined ? null : value }),
+      (value) => done(value === undefined ? { undefined: true } : { value }),
       (error) => done({ error: String(error && error.stack || error) }));`;
   const { value } = await m.send('WebDriver:ExecuteAsyncScript', { script, args: [arg ?? null] });
   if (value?.error) throw new Error(`In the page: ${value.error}`);
-  return value?.value as R;
+  return (value?.undefined ? undefined : value?.value) as R;
 }
 
 export interface Download {
@@ -419,7 +419,7 @@ export class FirefoxExtension {
       for (const w of (globalThis as any).Services.wm.getEnumerator('alert:alert')) {
         const d = w.document;
         out.push({
-          title: d.getElementById('alertTitleLabel')?.textContent ?? '',
+          title: d.getElementById('alertTitleLabel')?.getAttribute('value') ?? '',
           text: d.getElementById('alertTextLabel')?.textContent ?? '',
         });
       }

@@ -89,22 +89,24 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Number of uploads in the extension's history, read from its own IndexedDB. */
 export async function historyCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((res, rej) => {
-        const open = indexedDB.open('hushdrop');
-        // No database yet: do not create an empty one under the extension's feet.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => (open.error?.name === 'AbortError' ? res(0) : rej(open.error));
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('uploads')) return res(0);
-          const req = db.transaction('uploads').objectStore('uploads').count();
-          req.onsuccess = () => res(req.result);
-          req.onerror = () => rej(req.error);
-        };
-      }),
-  );
+  return page.evaluate(countUploads);
+}
+
+/** Runs in an extension page: the number of uploads in the history database (0 when there is none). */
+export function countUploads(): Promise<number> {
+  return new Promise<number>((res, rej) => {
+    const open = indexedDB.open('hushdrop');
+    // No database yet: do not create an empty one under the extension's feet.
+    open.onupgradeneeded = () => open.transaction?.abort();
+    open.onerror = () => (open.error?.name === 'AbortError' ? res(0) : rej(open.error));
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('uploads')) return res(0);
+      const req = db.transaction('uploads').objectStore('uploads').count();
+      req.onsuccess = () => res(req.result);
+      req.onerror = () => rej(req.error);
+    };
+  });
 }
 
 /** Settings pointing the extension at a reference server, as one profile. */

@@ -9,7 +9,7 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(image: Buffer): Promise<Site> {
+export async function startSite(image: Buffer, host = '127.0.0.1'): Promise<Site> {
   const server: Server = createServer((req, res) => {
     if (req.url === '/cat.png') {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': image.length });
@@ -21,13 +21,15 @@ export async function startSite(image: Buffer): Promise<Site> {
   const u = URL.createObjectURL(b); document.getElementById('img').src = u; document.body.dataset.blob = u; });</script>`);
     } else {
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<!doctype html><title>cats</title><p>A cat:</p><img id="img" src="/cat.png" alt="cat">');
+      res.end(
+        '<!doctype html><title>cats</title><p id="note">A cat, and a note about it.</p><img id="img" src="/cat.png" alt="cat">',
+      );
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     image,
     close: () =>
       new Promise((r) => {
