@@ -270,7 +270,7 @@ async function runInPage<R>(m: Marionette, source: string, arg: unknown): Promis
   const script = `const [arg, done] = arguments;
     Promise.resolve().then(() => (${source})(arg)).then(
       (value) => done(value === undefined ? { undefined: true } : { value }),
-      (error) => done({ error: String(error && error.stack || error) }));`;
+      (error) => done({ error: String(error) + (error && error.stack ? ' at ' + error.stack : '') }));`;
   const { value } = await m.send('WebDriver:ExecuteAsyncScript', { script, args: [arg ?? null] });
   if (value?.error) throw new Error(`In the page: ${value.error}`);
   return (value?.undefined ? undefined : value?.value) as R;
@@ -466,6 +466,28 @@ export class FirefoxExtension {
           return text;
         }, accept),
       'the permission prompt',
+    );
+  }
+
+  /**
+   * Accepts the dialog Firefox shows when a page opens a link of a scheme an extension handles
+   * ("Allow this site to open the bitcoin link with …?"); returns its text.
+   */
+  answerLinkHandlerDialog(): Promise<string> {
+    return until(
+      () =>
+        this.chrome(() => {
+          const browsers = [...(globalThis as any).document.querySelectorAll('browser')] as any[];
+          const b = browsers.find((x) => /handling\/(permissionDialog|appChooser)/.test(x.currentURI?.spec));
+          const d = b?.contentDocument;
+          const accept = d?.querySelector('dialog')?.getButton('accept');
+          // The button is enabled after a short security delay: wait for that state.
+          if (!accept || accept.disabled) return undefined;
+          const text = d.documentElement.textContent.replace(/\s+/g, ' ').trim();
+          accept.click();
+          return text as string;
+        }),
+      'the dialog asking which application opens the link',
     );
   }
 
