@@ -1,6 +1,7 @@
 // Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
 import { browser } from 'wxt/browser';
 import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
+import { originPattern } from '../lib/settings';
 import { startJob } from './jobs/host';
 import type { UploadSource } from './messages';
 import { stageFile } from './staging';
@@ -46,8 +47,27 @@ async function fetchInPage(
   try {
     const res = await fetch(url, { credentials: 'include' });
     if (!res.ok) return { error: `HTTP ${res.status}` };
-    const blob = await res.blob();
-    if (blob.size > cap) return { error: 'too big to pass from the page' };
+    // Read no more than the cap: a bigger file is left to the extension, which fetches it to disk.
+    const tooBig = { error: 'too big to pass from the page' };
+    if (Number(res.headers.get('content-length')) > cap) {
+      await res.body?.cancel();
+      return tooBig;
+    }
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    for (;;) {
+      const step = reader ? await reader.read() : { done: true as const };
+      if (step.done) break;
+      size += step.value.length;
+      if (size > cap) {
+        await reader!.cancel();
+        return tooBig;
+      }
+      parts.push(step.value as Uint8Array<ArrayBuffer>);
+    }
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const blob = new Blob(parts, { type });
     const data = await new Promise<string>((resolve, reject) => {
       const r = new FileReader();
       r.onload = () => resolve(String(r.result));
@@ -92,7 +112,7 @@ async function sourceForUrl(
   if (url.startsWith('blob:'))
     throw new Error('This file exists only inside the page, and the page did not hand it over.');
   if (!url.startsWith('data:')) {
-    const origin = `${new URL(url).origin}/*`;
+    const origin = originPattern(url);
     const allowed =
       (await browser.permissions.contains({ origins: [origin] })) ||
       (await browser.permissions.request({ origins: [origin] }).catch(() => false));

@@ -519,9 +519,9 @@ export class FirefoxExtension {
     return path;
   }
 
-  /** Resident memory of Firefox and all its child processes, in bytes. */
-  rss(): number {
-    return treeRss(this.process.pid!);
+  /** Resident memory of Firefox and all its child processes, in bytes, by kind. */
+  memory(): ReturnType<typeof treeMemory> {
+    return treeMemory(this.process.pid!);
   }
 
   async close(): Promise<void> {
@@ -550,18 +550,23 @@ function readdirNumbers(dir: string): number[] {
     .map(Number);
 }
 
-export function treeRss(pid: number): number {
-  let total = 0;
+/** Resident memory of a process and its descendants, by kind (anonymous, file-backed, shared). */
+export function treeMemory(pid: number): { anon: number; file: number; shmem: number; total: number } {
+  const sum = { anon: 0, file: 0, shmem: 0, total: 0 };
   const stack = [pid];
   while (stack.length) {
     const p = stack.pop()!;
     try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+      sum.anon += kb('RssAnon');
+      sum.file += kb('RssFile');
+      sum.shmem += kb('RssShmem');
+      sum.total += kb('VmRSS');
     } catch {}
     stack.push(...childrenOf(p));
   }
-  return total;
+  return sum;
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -586,6 +591,26 @@ function prefs(uuid: string, downloads: string): Record<string, unknown> {
     'browser.download.always_ask_before_handling_new_types': false,
     'browser.download.alwaysOpenPanel': false,
   };
+}
+
+/**
+ * Makes the active server profile point at `server` through the options page, answering Firefox's
+ * permission prompt with yes when the server's host needs one.
+ */
+export async function saveServerInOptions(
+  fx: FirefoxExtension,
+  server: { baseUrl: string; apiUrl: string; uploadUrl: string },
+  variant: 'legacy' | 'current',
+): Promise<void> {
+  const page = await fx.open('options.html');
+  await page.fill('#baseUrl', server.baseUrl);
+  await page.fill('#apiUrl', server.apiUrl);
+  await page.fill('#uploadUrl', server.uploadUrl);
+  await page.selectOption('#variant', variant);
+  await page.click('#save');
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(server.baseUrl)) await fx.answerPermissionPrompt(true);
+  await until(async () => ((await page.text('#save ~ p')) === 'Saved.' ? true : undefined), '"Saved."');
+  await page.close();
 }
 
 /** Starts Firefox with the built extension installed as a temporary add-on. */
