@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startServer } from '../server/server';
 import { decryptedHash, MIB, writeRandomFile } from './big-files';
 import { type FirefoxExtension, launchFirefox, saveServerInOptions, until } from './firefox-harness';
+import { UNGRANTED_HOST as HOST } from './harness';
 
-const HOST = '127.0.0.2';
 const SIZE = Number(process.env.FX_SIZE_MIB ?? 300) * MIB;
 const BOUND = SIZE;
 

@@ -6,8 +6,8 @@ import { describeScript } from '../../lib/payments/addresses';
 import { HTML_MEMO, type Merchant, PAY_TO_SCRIPT, PAYMENT_AMOUNT, startMerchant } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
 import { type FirefoxExtension, type FirefoxPage, launchFirefox, until } from './firefox-harness';
+import { UNGRANTED_HOST as HOST } from './harness';
 
-const HOST = '127.0.0.2';
 const PAY_TO = describeScript(PAY_TO_SCRIPT, 'main').address!;
 const REFUND = describeScript(Uint8Array.from(Buffer.from(`76a914${'11'.repeat(20)}88ac`, 'hex')), 'main')
   .address!;

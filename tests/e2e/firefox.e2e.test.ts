@@ -7,10 +7,9 @@ import { findInRecorded } from '../server/server';
 import { startTestServer, type TestServer } from '../server/test-helpers';
 import { decipherFor, openLink } from './checks';
 import { type FirefoxExtension, type FirefoxPage, launchFirefox, until } from './firefox-harness';
-import { countUploads } from './harness';
+import { countUploads, UNGRANTED_HOST as HOST } from './harness';
 import { type Site, startSite } from './pages';
 
-const HOST = '127.0.0.2';
 const DONE_LINK = '.job[data-state="done"] input[id^="link-"]';
 
 let fx: FirefoxExtension;

@@ -1,5 +1,5 @@
 // Launches Debian's Chromium with the built extension loaded, for the e2e tests.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
@@ -19,18 +19,37 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchExtension(): Promise<ExtensionBrowser> {
+/** A loopback address the manifest does not grant: servers there need the permission request. */
+export const UNGRANTED_HOST = '127.0.0.2';
+
+/**
+ * Starts Chromium with the built extension. `grantHosts` stands in for the person's "Allow" on
+ * Chromium's permission prompt, which no automation can click in headless Chromium (it is a
+ * native dialog; CDP does not reach it, and --apps-gallery-install-auto-confirm-for-tests does not
+ * answer it in Chromium 156): the build is copied and its manifest lists these hosts as granted,
+ * so the extension's real permissions.request for them resolves true, as after an Allow. The code
+ * loaded is the built bundle, byte for byte; only manifest.json differs.
+ */
+export async function launchExtension(options: { grantHosts?: string[] } = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  let extPath = EXT_PATH;
+  if (options.grantHosts?.length) {
+    extPath = join(profile, 'extension');
+    cpSync(EXT_PATH, extPath, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(extPath, 'manifest.json'), 'utf8'));
+    manifest.host_permissions = [...manifest.host_permissions, ...options.grantHosts];
+    writeFileSync(join(extPath, 'manifest.json'), JSON.stringify(manifest));
+  }
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
     acceptDownloads: true,
     args: [
       '--no-sandbox',
-      `--disable-extensions-except=${EXT_PATH}`,
-      `--load-extension=${EXT_PATH}`,
+      `--disable-extensions-except=${extPath}`,
+      `--load-extension=${extPath}`,
       '--disable-gpu',
       '--disable-quic',
       '--disable-background-networking',
