@@ -10,6 +10,9 @@ const ANY_SITE = ['http://*/*', 'https://*/*'];
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
+  // The sources zip AMO asks for: what `npm ci && npm run build:firefox` needs, nothing generated
+  // (lib/payments/gen is made again by npm ci) and no test output.
+  zip: { excludeSources: ['test-results/**', 'lib/payments/gen/**', 'bench/**'] },
   manifest: ({ browser }) => ({
     name: 'Hushdrop',
     description:

@@ -614,11 +614,14 @@ export async function saveServerInOptions(
 }
 
 /** Starts Firefox with the built extension installed as a temporary add-on. */
-export async function launchFirefox(): Promise<FirefoxExtension> {
+export async function launchFirefox(
+  options: { headless?: boolean; executablePath?: string; signal?: AbortSignal } = {},
+): Promise<FirefoxExtension> {
+  const firefox = options.executablePath ?? FIREFOX;
   if (!existsSync(join(FIREFOX_EXT_PATH, 'manifest.json')))
     throw new Error(`No Firefox build at ${FIREFOX_EXT_PATH}: run \`npm run build:firefox\` first.`);
-  if (!existsSync(FIREFOX))
-    throw new Error(`Firefox is not at ${FIREFOX}: install it with \`apt-get install firefox-esr\`.`);
+  if (!existsSync(firefox))
+    throw new Error(`Firefox is not at ${firefox}: install it with \`apt-get install firefox-esr\`.`);
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-firefox-'));
   const downloads = join(profile, 'downloads');
   mkdirSync(downloads);
@@ -630,8 +633,15 @@ export async function launchFirefox(): Promise<FirefoxExtension> {
       .join('\n'),
   );
   const child = spawn(
-    FIREFOX,
-    ['--marionette', '--headless', '--remote-allow-system-access', '--no-remote', '--profile', profile],
+    firefox,
+    [
+      '--marionette',
+      ...(options.headless === false ? [] : ['--headless']),
+      '--remote-allow-system-access',
+      '--no-remote',
+      '--profile',
+      profile,
+    ],
     { stdio: 'ignore', env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' } },
   );
   try {
@@ -639,6 +649,7 @@ export async function launchFirefox(): Promise<FirefoxExtension> {
     const port = await until(
       async () => {
         if (child.exitCode !== null) throw new Error(`Firefox exited at start (code ${child.exitCode}).`);
+        options.signal?.throwIfAborted();
         const text = existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : '';
         return Number(text) || undefined;
       },

@@ -30,7 +30,14 @@ export const UNGRANTED_HOST = '127.0.0.2';
  * so the extension's real permissions.request for them resolves true, as after an Allow. The code
  * loaded is the built bundle, byte for byte; only manifest.json differs.
  */
-export async function launchExtension(options: { grantHosts?: string[] } = {}): Promise<ExtensionBrowser> {
+export async function launchExtension(
+  options: {
+    grantHosts?: string[];
+    headless?: boolean;
+    executablePath?: string;
+    handleSignals?: boolean;
+  } = {},
+): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
@@ -43,8 +50,13 @@ export async function launchExtension(options: { grantHosts?: string[] } = {}): 
     writeFileSync(join(extPath, 'manifest.json'), JSON.stringify(manifest));
   }
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
+    executablePath: options.executablePath ?? process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: options.headless ?? true,
+    viewport: options.headless === false ? null : undefined,
+    // A caller that stops things itself on Ctrl+C (npm start) must not have Playwright exit first.
+    handleSIGINT: options.handleSignals ?? true,
+    handleSIGTERM: options.handleSignals ?? true,
+    handleSIGHUP: options.handleSignals ?? true,
     acceptDownloads: true,
     args: [
       '--no-sandbox',
