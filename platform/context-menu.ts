@@ -4,6 +4,7 @@ import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
 import { originPattern } from '../lib/settings';
 import { startJob } from './jobs/host';
 import type { UploadSource } from './messages';
+import { requestOrigins } from './permissions';
 import { stageFile } from './staging';
 
 export const MENU = {
@@ -87,11 +88,28 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * Asks at once for the site of a file that lives on another site than the page: Firefox shows
+ * the permission prompt only while the menu click is being handled, before anything is awaited
+ * (later, as after the in-page fetch fails, it refuses). Already granted: true, no prompt.
+ * Undefined when no question is needed (same site as the page, blob:, data:).
+ */
+function askForFileSite(url: string | undefined, pageUrl: string | undefined): Promise<boolean> | undefined {
+  try {
+    if (!url || !/^https?:/i.test(url)) return undefined;
+    if (pageUrl && new URL(url).origin === new URL(pageUrl).origin) return undefined;
+    return requestOrigins([originPattern(url)]).catch(() => false);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Bytes from the page when it can give them, else a URL the extension fetches itself. */
 async function sourceForUrl(
   url: string,
   tabId: number | undefined,
   frameId: number | undefined,
+  asked: Promise<boolean> | undefined,
 ): Promise<UploadSource> {
   if (tabId !== undefined && tabId >= 0 && browser.scripting) {
     try {
@@ -113,9 +131,10 @@ async function sourceForUrl(
     throw new Error('This file exists only inside the page, and the page did not hand it over.');
   if (!url.startsWith('data:')) {
     const origin = originPattern(url);
-    const allowed =
-      (await browser.permissions.contains({ origins: [origin] })) ||
-      (await browser.permissions.request({ origins: [origin] }).catch(() => false));
+    const allowed = asked
+      ? await asked
+      : (await browser.permissions.contains({ origins: [origin] })) ||
+        (await browser.permissions.request({ origins: [origin] }).catch(() => false));
     if (!allowed) throw new Error(`Hushdrop was not allowed to fetch files from ${new URL(url).host}.`);
   }
   return { kind: 'url', url };
@@ -128,15 +147,20 @@ export async function onMenuClick(
     linkUrl?: string;
     selectionText?: string;
     frameId?: number;
+    pageUrl?: string;
   },
   tab?: { id?: number; windowId?: number },
 ): Promise<string | undefined> {
+  // Before any await: see askForFileSite.
+  const fileUrl =
+    info.menuItemId === MENU.media ? info.srcUrl : info.menuItemId === MENU.link ? info.linkUrl : undefined;
+  const asked = askForFileSite(fileUrl, info.pageUrl);
   try {
     let source: UploadSource;
     if (info.menuItemId === MENU.media && info.srcUrl)
-      source = await sourceForUrl(info.srcUrl, tab?.id, info.frameId);
+      source = await sourceForUrl(info.srcUrl, tab?.id, info.frameId, asked);
     else if (info.menuItemId === MENU.link && info.linkUrl)
-      source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId);
+      source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId, asked);
     else if (info.menuItemId === MENU.selection && info.selectionText)
       source = { kind: 'text', text: info.selectionText, name: `selection-${fileStamp()}.txt` };
     else if (info.menuItemId === MENU.page) {

@@ -239,6 +239,25 @@ describe('right-click upload, through Firefox’s own context menu', () => {
     await page.close();
   });
 
+  it('a linked file on a site not granted yet: Firefox asks for that site at the click, then it is uploaded', async () => {
+    const elsewhere = await startSite(randomBytes(30_000), '127.0.0.3');
+    try {
+      const page = await fx.openUrl(
+        `${site.origin}/link?to=${encodeURIComponent(`${elsewhere.origin}/cat.png`)}`,
+      );
+      const before = new Set((await sessionJobs()).map((j) => j.id));
+      await page.rightClick('#link');
+      await fx.chooseMenuItem('Upload linked file with Hushdrop');
+      expect(await fx.answerPermissionPrompt(true)).toContain('127.0.0.3');
+      const job = await finishedJob((j) => !before.has(j.id));
+      expect(job.state, job.error).toBe('done');
+      expect((await openLink(job.link)).equals(elsewhere.image)).toBe(true);
+      await page.close();
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('uploads selected text', async () => {
     const page = await fx.openUrl(`${site.origin}/`);
     await page.evaluate(() => window.getSelection()!.selectAllChildren(document.getElementById('note')!));

@@ -14,6 +14,14 @@ export async function startSite(image: Buffer, host = '127.0.0.1'): Promise<Site
     if (req.url === '/cat.png') {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': image.length });
       res.end(image);
+    } else if (req.url?.startsWith('/link?to=')) {
+      // A page linking to a file elsewhere (the address is escaped as an attribute value).
+      const to = decodeURIComponent(req.url.slice('/link?to='.length)).replace(
+        /[&"<>]/g,
+        (c) => `&#${c.charCodeAt(0)};`,
+      );
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<!doctype html><title>link</title><a id="link" href="${to}">a file elsewhere</a>`);
     } else if (req.url === '/blob.html') {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end(`<!doctype html><title>blob</title><img id="img">
