@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Marionette } from './marionette';
+import { Marionette, MarionetteError } from './marionette';
 
 export const FIREFOX_EXT_PATH = resolve('.output/firefox-mv2');
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -166,11 +166,22 @@ export class FirefoxPage {
     );
   }
 
-  /** A real click (Marionette scrolls it into view, checks it can be clicked, and clicks). */
+  /**
+   * A real click (Marionette scrolls it into view, checks it can be clicked, and clicks). An element
+   * re-rendered between finding and clicking (a progress update) is found again.
+   */
   click(t: Target, timeout = 30_000): Promise<void> {
     return this.in(async (m) => {
-      const el = await this.element(m, t, timeout);
-      await m.send('WebDriver:ElementClick', { id: el[ELEMENT] });
+      for (let attempt = 1; ; attempt++) {
+        const el = await this.element(m, t, timeout);
+        try {
+          await m.send('WebDriver:ElementClick', { id: el[ELEMENT] });
+          return;
+        } catch (err) {
+          if (!(err instanceof MarionetteError && err.error === 'stale element reference') || attempt >= 5)
+            throw err;
+        }
+      }
     });
   }
 

@@ -1,5 +1,7 @@
 // The upload flows in real headless Firefox (firefox-esr), driven over Marionette: the servers are
 // on 127.0.0.2, which the manifest does not grant, so the permission prompt is part of the run.
+// The options test comes first: the server it saves (and the access it is granted) is the one the
+// other tests upload to.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +207,23 @@ describe('popup (opened as a tab)', () => {
     }, 'the notification');
     expect(notes.find((n) => n.title === 'Uploaded pasted.txt')!.text).toContain(value);
     await page.screenshot('popup');
+    await page.close();
+  });
+  it('Cancel in the popup stops the background job', async () => {
+    const page = await fx.open('popup.html');
+    await page.waitFor('.drop');
+    // The server holds the request unanswered, so the job is surely running when Cancel is clicked.
+    ref.server.setFault('stall', { once: true });
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(512 * 1024)], 'cancel-popup.bin'));
+      const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
+      document.querySelector('.drop')!.dispatchEvent(drop);
+    });
+    const job = { css: '.job', hasText: 'cancel-popup.bin' };
+    await page.click({ css: 'button', hasText: 'Cancel', within: job });
+    await page.waitFor({ css: '.job[data-state="cancelled"]', hasText: 'cancel-popup.bin' });
+    expect(await page.text({ css: '[role="alert"]', within: job })).toMatch(/cancelled/);
     await page.close();
   });
 });
