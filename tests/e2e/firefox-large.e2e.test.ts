@@ -2,7 +2,7 @@
 // upload page, and through a right-click on a link, the job running in the background page.
 // Figures are printed. The bound: memory in use (anonymous + shared, all processes) grows by less
 // than the file, which holding it whole would take. Measured here: the upload page grew 117-163 MiB
-// for 300 MiB and 121 MiB for 900 MiB; the background job 176-180 MiB for 300 MiB and 233 MiB for
+// for 300 MiB and 121 MiB for 900 MiB; the background job 147-180 MiB for 300 MiB and 233 MiB for
 // 900 MiB (FX_SIZE_MIB=900 runs the bigger file).
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
