@@ -6,10 +6,14 @@ import { manifestCommands } from './lib/settings/commands';
 // machine work without a prompt; every other server's origin is asked for when a
 // profile using it is saved (optional_host_permissions).
 const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
+const ANY_SITE = ['http://*/*', 'https://*/*'];
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
+  // The sources zip AMO asks for: what `npm ci && npm run build:firefox` needs, nothing generated
+  // (lib/payments/gen is made again by npm ci) and no test output.
+  zip: { excludeSources: ['test-results/**', 'lib/payments/gen/**', 'bench/**'] },
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
@@ -32,9 +36,12 @@ export default defineConfig({
     optional_permissions: ['clipboardRead'],
     commands: manifestCommands(browser),
     host_permissions: LOOPBACK,
-    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    optional_host_permissions: ANY_SITE,
     ...(browser === 'firefox'
       ? {
+          // WXT drops optional_host_permissions from an MV2 manifest, and Firefox's
+          // permissions.request refuses any origin the manifest does not list: MV2 lists them here.
+          optional_permissions: ['clipboardRead', ...ANY_SITE],
           // Firefox lets an extension handle bitcoin: links itself (Chromium has no such key).
           protocol_handlers: [
             { protocol: 'bitcoin', name: 'Hushdrop payment request', uriTemplate: '/payment.html?uri=%s' },
@@ -45,7 +52,6 @@ export default defineConfig({
               strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
-            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : {}),

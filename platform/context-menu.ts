@@ -1,8 +1,10 @@
 // Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
 import { browser } from 'wxt/browser';
 import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
+import { originPattern } from '../lib/settings';
 import { startJob } from './jobs/host';
 import type { UploadSource } from './messages';
+import { requestOrigins } from './permissions';
 import { stageFile } from './staging';
 
 export const MENU = {
@@ -46,8 +48,27 @@ async function fetchInPage(
   try {
     const res = await fetch(url, { credentials: 'include' });
     if (!res.ok) return { error: `HTTP ${res.status}` };
-    const blob = await res.blob();
-    if (blob.size > cap) return { error: 'too big to pass from the page' };
+    // Read no more than the cap: a bigger file is left to the extension, which fetches it to disk.
+    const tooBig = { error: 'too big to pass from the page' };
+    if (Number(res.headers.get('content-length')) > cap) {
+      await res.body?.cancel();
+      return tooBig;
+    }
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    let size = 0;
+    const reader = res.body?.getReader();
+    for (;;) {
+      const step = reader ? await reader.read() : { done: true as const };
+      if (step.done) break;
+      size += step.value.length;
+      if (size > cap) {
+        await reader!.cancel();
+        return tooBig;
+      }
+      parts.push(step.value as Uint8Array<ArrayBuffer>);
+    }
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const blob = new Blob(parts, { type });
     const data = await new Promise<string>((resolve, reject) => {
       const r = new FileReader();
       r.onload = () => resolve(String(r.result));
@@ -67,11 +88,28 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * Asks at once for the site of a file that lives on another site than the page: Firefox shows
+ * the permission prompt only while the menu click is being handled, before anything is awaited
+ * (later, as after the in-page fetch fails, it refuses). Already granted: true, no prompt.
+ * Undefined when no question is needed (same site as the page, blob:, data:).
+ */
+function askForFileSite(url: string | undefined, pageUrl: string | undefined): Promise<boolean> | undefined {
+  try {
+    if (!url || !/^https?:/i.test(url)) return undefined;
+    if (pageUrl && new URL(url).origin === new URL(pageUrl).origin) return undefined;
+    return requestOrigins([originPattern(url)]).catch(() => false);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Bytes from the page when it can give them, else a URL the extension fetches itself. */
 async function sourceForUrl(
   url: string,
   tabId: number | undefined,
   frameId: number | undefined,
+  asked: Promise<boolean> | undefined,
 ): Promise<UploadSource> {
   if (tabId !== undefined && tabId >= 0 && browser.scripting) {
     try {
@@ -98,10 +136,11 @@ async function sourceForUrl(
   if (url.startsWith('blob:'))
     throw new Error('This file exists only inside the page, and the page did not hand it over.');
   if (!url.startsWith('data:')) {
-    const origin = `${new URL(url).origin}/*`;
-    const allowed =
-      (await browser.permissions.contains({ origins: [origin] })) ||
-      (await browser.permissions.request({ origins: [origin] }).catch(() => false));
+    const origin = originPattern(url);
+    const allowed = asked
+      ? await asked
+      : (await browser.permissions.contains({ origins: [origin] })) ||
+        (await browser.permissions.request({ origins: [origin] }).catch(() => false));
     if (!allowed) throw new Error(`Hushdrop was not allowed to fetch files from ${new URL(url).host}.`);
   }
   return { kind: 'url', url };
@@ -114,15 +153,20 @@ export async function onMenuClick(
     linkUrl?: string;
     selectionText?: string;
     frameId?: number;
+    pageUrl?: string;
   },
   tab?: { id?: number; windowId?: number },
 ): Promise<string | undefined> {
+  // Before any await: see askForFileSite.
+  const fileUrl =
+    info.menuItemId === MENU.media ? info.srcUrl : info.menuItemId === MENU.link ? info.linkUrl : undefined;
+  const asked = askForFileSite(fileUrl, info.pageUrl);
   try {
     let source: UploadSource;
     if (info.menuItemId === MENU.media && info.srcUrl)
-      source = await sourceForUrl(info.srcUrl, tab?.id, info.frameId);
+      source = await sourceForUrl(info.srcUrl, tab?.id, info.frameId, asked);
     else if (info.menuItemId === MENU.link && info.linkUrl)
-      source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId);
+      source = await sourceForUrl(info.linkUrl, tab?.id, info.frameId, asked);
     else if (info.menuItemId === MENU.selection && info.selectionText)
       source = { kind: 'text', text: info.selectionText, name: `selection-${fileStamp()}.txt` };
     else if (info.menuItemId === MENU.page) {

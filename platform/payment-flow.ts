@@ -23,6 +23,7 @@ import {
   rootStoreFromBase64,
   sendPayment,
 } from '../lib/payments/index';
+import { originPattern } from '../lib/settings';
 import { addPayment, HistoryWriteError, type PaymentEntry } from './history';
 import { loadExtraRoots } from './payment-roots';
 import { requestOrigins } from './permissions';
@@ -141,11 +142,6 @@ function uriText(uri: BitcoinUri): string {
 export const plainWalletUri = (source: Extract<PaymentSource, { kind: 'address' }>) => uriText(source.uri);
 
 // ---- permission to contact a server -------------------------------------------------------
-
-function originPattern(url: string): string {
-  const u = new URL(url);
-  return `${u.protocol}//${u.hostname}/*`;
-}
 
 /** Whether the extension may already fetch from this URL's site (loopback always may). */
 export async function mayContact(url: string): Promise<boolean> {

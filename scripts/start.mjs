@@ -1,64 +1,100 @@
-// `npm start`: build the extension, start the reference server, and open Chromium with
-// Hushdrop loaded in a fresh profile that already points at that server.
+// `npm start` (Chromium) or `npm start -- --firefox`: build the extension, start the reference
+// server, and open the browser with Hushdrop loaded in a fresh profile that already points at
+// that server. `--no-build` uses the build already in .output.
+//
+// Whatever happens — a missing browser, a failed launch, Ctrl+C, the window closed — everything
+// this script started (server, browser, temporary folders) is stopped and removed, and a failure
+// is one sentence, not a stack trace. Runs under tsx (`npm start`), so it can use the e2e
+// harnesses' launchers.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
 
-const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
+const args = process.argv.slice(2);
+const firefox = args.includes('--firefox');
+const build = !args.includes('--no-build');
 
-console.log('Building the extension…');
-run('npx', ['wxt', 'build']);
+/** A failure a person can act on: printed as its message alone. */
+class StartError extends Error {}
 
-const dataDir = mkdtempSync(join(tmpdir(), 'hushdrop-server-'));
-const server = spawn('npx', ['tsx', 'tests/server/main.ts'], {
-  env: { ...process.env, PORT: process.env.PORT ?? '8787', DATA_DIR: dataDir },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const addresses = await new Promise((res, rej) => {
-  const found = {};
-  const lines = createInterface({ input: server.stdout });
-  lines.on('line', (line) => {
-    console.log(`[server] ${line}`);
-    const m = /^(base_url|api_url|upload_url)=(.+)$/.exec(line);
-    if (m) found[m[1]] = m[2];
-    if (found.base_url && found.api_url && found.upload_url) res(found);
-  });
-  server.on('exit', (code) => rej(new Error(`The reference server stopped (exit ${code}).`)));
-});
-
+const browserPath = firefox
+  ? (process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr')
+  : (process.env.CHROME_PATH ?? '/usr/bin/chromium');
 const headless =
   process.env.HEADLESS === '1' ||
   (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY);
-if (headless) console.log('No display found (or HEADLESS=1): Chromium runs headless.');
-const ext = resolve('.output/chrome-mv3');
-const profile = mkdtempSync(join(tmpdir(), 'hushdrop-profile-'));
-const ctx = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  headless,
-  viewport: null,
-  ignoreDefaultArgs: ['--disable-extensions'],
-  args: [
-    `--disable-extensions-except=${ext}`,
-    `--load-extension=${ext}`,
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-  ],
-});
-const sw = ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'));
-const extId = new URL(sw.url()).host;
-await sw.evaluate(
-  (a) =>
-    chrome.storage.local.set({
-      settings: {
+
+// What has been started, in the order it must be stopped.
+const started = [];
+let stopping;
+function stopAll(code) {
+  stopping ??= (async () => {
+    for (const stop of started.reverse()) await stop().catch(() => {});
+    process.exit(code);
+  })();
+  return stopping;
+}
+process.on('SIGINT', () => stopAll(130));
+process.on('SIGTERM', () => stopAll(143));
+
+function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  started.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function buildExtension() {
+  console.log(`Building the extension for ${firefox ? 'Firefox' : 'Chromium'}…`);
+  const r = spawnSync(
+    process.execPath,
+    ['node_modules/wxt/bin/wxt.mjs', 'build', ...(firefox ? ['-b', 'firefox'] : [])],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (r.status !== 0) throw new StartError('The extension did not build; the messages above say why.');
+}
+
+/** Starts the reference server as a child (one process: node with tsx's loader); resolves its addresses. */
+async function startServer() {
+  const dataDir = temporaryDir('hushdrop-server-');
+  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/server/main.ts'], {
+    env: { ...process.env, PORT: process.env.PORT ?? '8787', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  started.push(async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  });
+  const addresses = await new Promise((res, rej) => {
+    const found = {};
+    createInterface({ input: server.stdout }).on('line', (line) => {
+      console.log(`[server] ${line}`);
+      const m = /^(base_url|api_url|upload_url)=(.+)$/.exec(line);
+      if (m) found[m[1]] = m[2];
+      if (found.base_url && found.api_url && found.upload_url) res(found);
+    });
+    server.on('exit', (code) =>
+      rej(
+        new StartError(
+          `The reference server stopped at start (exit ${code}); is port ${process.env.PORT ?? 8787} taken?`,
+        ),
+      ),
+    );
+  });
+  return { addresses, dataDir };
+}
+
+function profileFor(a) {
+  return {
+    profiles: [
+      {
+        id: 'local',
+        name: 'Reference server (npm start)',
         server: {
           variant: 'current',
           baseUrl: a.base_url,
@@ -67,29 +103,76 @@ await sw.evaluate(
           username: '',
           token: '',
         },
+        defaults: {
+          mode: 'client',
+          saveKey: true,
+          genDeletionKey: true,
+          expireUnit: 'never',
+          expireLength: 1,
+          doNotTrack: true,
+        },
       },
-    }),
-  addresses,
-);
-const page = ctx.pages()[0] ?? (await ctx.newPage());
-await page.goto(`chrome-extension://${extId}/upload.html`);
-console.log(`
-Hushdrop is running.
-  upload page   chrome-extension://${extId}/upload.html
-  settings      chrome-extension://${extId}/options.html
+    ],
+    activeProfileId: 'local',
+  };
+}
+
+async function openChromium(settings) {
+  const { launchExtension } = await import('../tests/e2e/harness.ts');
+  const browser = await launchExtension({ headless, executablePath: browserPath, handleSignals: false });
+  started.push(() => browser.close());
+  await browser.setSettings(settings);
+  const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
+  await page.goto(browser.url('upload.html'));
+  browser.ctx.on('close', () => stopAll(0));
+  return { upload: browser.url('upload.html'), options: browser.url('options.html') };
+}
+
+async function openFirefox(settings) {
+  const { launchFirefox } = await import('../tests/e2e/firefox-harness.ts');
+  // Interrupted while Firefox starts: the launch is abandoned and stops the process it spawned.
+  const launching = new AbortController();
+  const launch = launchFirefox({ headless, executablePath: browserPath, signal: launching.signal });
+  const cancel = async () => {
+    launching.abort();
+    await launch.then((fx) => fx.close()).catch(() => {});
+  };
+  started.push(cancel);
+  const fx = await launch;
+  started.splice(started.indexOf(cancel), 1, () => fx.close());
+  await fx.setSettings(settings);
+  await fx.openUrl(fx.url('upload.html'));
+  fx.process.once('exit', () => stopAll(0));
+  return { upload: fx.url('upload.html'), options: fx.url('options.html') };
+}
+
+try {
+  // Checked before anything starts, so a missing browser leaves nothing behind.
+  if (!existsSync(browserPath))
+    throw new StartError(
+      firefox
+        ? `Firefox was not found at ${browserPath}: install it with \`apt-get install firefox-esr\` (or set FIREFOX_PATH).`
+        : `Chromium was not found at ${browserPath}: install it with \`apt-get install chromium\` (or set CHROME_PATH).`,
+    );
+  if (build) buildExtension();
+  const { addresses, dataDir } = await startServer();
+  if (headless) console.log('No display found (or HEADLESS=1): the browser runs headless.');
+  const pages = await (firefox ? openFirefox : openChromium)(profileFor(addresses)).catch((err) => {
+    throw new StartError(
+      `${firefox ? 'Firefox' : 'Chromium'} at ${browserPath} did not start: ${firstLine(err)}`,
+    );
+  });
+  console.log(`
+Hushdrop is running in ${firefox ? 'Firefox' : 'Chromium'}.
+  upload page   ${pages.upload}
+  settings      ${pages.options}
   server        ${addresses.api_url} (data in ${dataDir})
 Close the browser window${headless ? ' or press Ctrl+C' : ''} to stop.`);
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  await ctx.close().catch(() => {});
-  server.kill('SIGTERM');
-  rmSync(profile, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
+} catch (err) {
+  console.error(err instanceof StartError ? err.message : `npm start failed: ${firstLine(err)}`);
+  await stopAll(1);
 }
-ctx.on('close', stop);
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+
+function firstLine(err) {
+  return String(err?.message ?? err).split('\n')[0];
+}

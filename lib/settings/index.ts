@@ -159,13 +159,21 @@ export function checkServerAddress(label: string, value: string): string | undef
   }
 }
 
+/**
+ * The host-permission pattern for an address's site, any port: Firefox's match patterns take no
+ * port (one with a port is never granted there), Chromium's cover every port without one.
+ */
+export function originPattern(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.hostname}/*`;
+}
+
 /** The origins a server's addresses live on, as host-permission patterns. */
 export function serverOriginPatterns(server: ServerSettings): string[] {
   const out = new Set<string>();
   for (const a of [server.baseUrl, server.apiUrl, server.uploadUrl]) {
     try {
-      const u = new URL(a);
-      out.add(`${u.protocol}//${u.hostname}/*`);
+      out.add(originPattern(a));
     } catch {
       // invalid addresses are reported by checkServerAddress
     }

@@ -11,7 +11,14 @@ import { newJobState } from './new-job';
 
 const running = new Map<string, AbortController>();
 
-async function resolveSource(source: UploadSource, signal: AbortSignal): Promise<File> {
+const FETCHED_PREFIX = 'fetched-';
+
+/** The file to upload; `cleanups` gets what must be removed once the job ends. */
+async function resolveSource(
+  source: UploadSource,
+  signal: AbortSignal,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<File> {
   if (source.kind === 'staged') {
     const file = await takeStagedFile(source.id, source.name, source.type);
     if (!file) throw new Error('The file to upload could not be found any more. Try again.');
@@ -26,8 +33,21 @@ async function resolveSource(source: UploadSource, signal: AbortSignal): Promise
     throw new Error('The file could not be fetched from the page. Check that it is still there.');
   }
   if (!res.ok) throw new Error(`The file could not be fetched from the page (HTTP ${res.status}).`);
-  const blob = await res.blob();
-  return new File([blob], source.name ?? fileNameFromUrl(source.url, blob.type), { type: blob.type });
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const name = source.name ?? fileNameFromUrl(source.url, type);
+  if (!res.body) return new File([], name, { type });
+  // Streamed to a disk-backed file: res.blob() kept the whole file in memory in Firefox.
+  const root = await navigator.storage.getDirectory();
+  const handle = await root.getFileHandle(`${FETCHED_PREFIX}${crypto.randomUUID()}`, { create: true });
+  cleanups.push(() => root.removeEntry(handle.name).catch(() => {}));
+  try {
+    await res.body.pipeTo(await handle.createWritable(), { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new Error('The file stopped arriving from the page before its end. Try again.');
+  }
+  const file = await handle.getFile();
+  return new File([file], name, { type });
 }
 
 export async function runJob(req: JobRequest, report: (s: JobState) => void): Promise<void> {
@@ -46,8 +66,9 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
   };
   update({}, true);
   let size = 0;
+  const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    const file = await resolveSource(req.source, abort.signal);
+    const file = await resolveSource(req.source, abort.signal, cleanups);
     size = file.size;
     update({ name: file.name, total: file.size });
     const tooBig = sizeProblem(req.profile, file.size, formatBytes);
@@ -91,6 +112,7 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
   } finally {
     running.delete(req.jobId);
     if (req.source.kind === 'staged') await dropStagedFile(req.source.id).catch(() => {});
+    for (const cleanup of cleanups) await cleanup();
   }
 }
 

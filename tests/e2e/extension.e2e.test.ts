@@ -10,6 +10,7 @@ import {
   openInViewer,
   screenshot,
   serverSettings,
+  UNGRANTED_HOST,
   uploadThroughPage,
 } from './harness';
 import { type Site, startSite } from './pages';
@@ -23,7 +24,7 @@ let site: Site;
 beforeAll(async () => {
   ref = await startTestServer({ record: true });
   site = await startSite(randomBytes(40_000));
-  browser = await launchExtension();
+  browser = await launchExtension({ grantHosts: [`http://${UNGRANTED_HOST}/*`] });
   // Read back through a web page: permissions cannot be granted to extension origins.
   await browser.ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
   await browser.setSettings(serverSettings(ref.server, 'current'));
@@ -141,8 +142,8 @@ describe('popup', () => {
 });
 
 describe('options', () => {
-  it('a second server profile, saved through the page, is used for the next upload', async () => {
-    const second = await startTestServer();
+  it('a second server profile on a host the manifest does not grant, saved through the page, is used for the next upload', async () => {
+    const second = await startTestServer({ host: UNGRANTED_HOST });
     try {
       const page = await browser.open('options.html');
       await page.click('#add-profile');

@@ -1,5 +1,5 @@
 // Launches Debian's Chromium with the built extension loaded, for the e2e tests.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
@@ -22,23 +22,53 @@ export interface ExtensionBrowser {
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
-/** Starts Chromium with the extension; `profileDir` restarts a profile an earlier launch kept. */
-export async function launchExtension({
-  profileDir,
-}: {
-  profileDir?: string;
-} = {}): Promise<ExtensionBrowser> {
+/** A loopback address the manifest does not grant: servers there need the permission request. */
+export const UNGRANTED_HOST = '127.0.0.2';
+
+/**
+ * Starts Chromium with the built extension. `grantHosts` and `grantPermissions` stand in for the
+ * person's "Allow" on Chromium's permission prompt, which no automation can click in headless
+ * Chromium (it is a native dialog; CDP does not reach it, and
+ * --apps-gallery-install-auto-confirm-for-tests does not answer it in Chromium 156): the build is
+ * copied and its manifest lists them as granted, so the extension's real permissions.request for
+ * them resolves true, as after an Allow. The code loaded is the built bundle, byte for byte; only
+ * manifest.json differs. `profileDir` restarts a profile an earlier launch kept.
+ */
+export async function launchExtension(
+  options: {
+    grantHosts?: string[];
+    grantPermissions?: string[];
+    profileDir?: string;
+    headless?: boolean;
+    executablePath?: string;
+    handleSignals?: boolean;
+  } = {},
+): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
-  const profile = profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  const profile = options.profileDir ?? mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
+  let extPath = EXT_PATH;
+  if (options.grantHosts?.length || options.grantPermissions?.length) {
+    extPath = join(profile, 'extension');
+    cpSync(EXT_PATH, extPath, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(extPath, 'manifest.json'), 'utf8'));
+    manifest.host_permissions = [...manifest.host_permissions, ...(options.grantHosts ?? [])];
+    manifest.permissions = [...manifest.permissions, ...(options.grantPermissions ?? [])];
+    writeFileSync(join(extPath, 'manifest.json'), JSON.stringify(manifest));
+  }
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
+    executablePath: options.executablePath ?? process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: options.headless ?? true,
+    viewport: options.headless === false ? null : undefined,
+    // A caller that stops things itself on Ctrl+C (npm start) must not have Playwright exit first.
+    handleSIGINT: options.handleSignals ?? true,
+    handleSIGTERM: options.handleSignals ?? true,
+    handleSIGHUP: options.handleSignals ?? true,
     acceptDownloads: true,
     args: [
       '--no-sandbox',
-      `--disable-extensions-except=${EXT_PATH}`,
-      `--load-extension=${EXT_PATH}`,
+      `--disable-extensions-except=${extPath}`,
+      `--load-extension=${extPath}`,
       '--disable-gpu',
       '--disable-quic',
       '--disable-background-networking',
@@ -134,22 +164,24 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /** Number of uploads in the extension's history, read from its own IndexedDB. */
 export async function historyCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((res, rej) => {
-        const open = indexedDB.open('hushdrop');
-        // No database yet: do not create an empty one under the extension's feet.
-        open.onupgradeneeded = () => open.transaction?.abort();
-        open.onerror = () => (open.error?.name === 'AbortError' ? res(0) : rej(open.error));
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('uploads')) return res(0);
-          const req = db.transaction('uploads').objectStore('uploads').count();
-          req.onsuccess = () => res(req.result);
-          req.onerror = () => rej(req.error);
-        };
-      }),
-  );
+  return page.evaluate(countUploads);
+}
+
+/** Runs in an extension page: the number of uploads in the history database (0 when there is none). */
+export function countUploads(): Promise<number> {
+  return new Promise<number>((res, rej) => {
+    const open = indexedDB.open('hushdrop');
+    // No database yet: do not create an empty one under the extension's feet.
+    open.onupgradeneeded = () => open.transaction?.abort();
+    open.onerror = () => (open.error?.name === 'AbortError' ? res(0) : rej(open.error));
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('uploads')) return res(0);
+      const req = db.transaction('uploads').objectStore('uploads').count();
+      req.onsuccess = () => res(req.result);
+      req.onerror = () => rej(req.error);
+    };
+  });
 }
 
 /** Settings pointing the extension at a reference server, as one profile. */

@@ -2,15 +2,14 @@
 // Cancel while encrypting and while uploading (no history, nothing stored, no OPFS leftover), and a
 // size limit that refuses a file before any byte is sent. Also: the offscreen document encrypts in
 // the worker too. No timing assertions: the machine is shared.
-import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
-import { createReadStream, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startServer } from '../server/server';
+import { decryptedHash, MIB, writeRandomFile } from './big-files';
 import {
   type ExtensionBrowser,
   historyCount,
@@ -18,47 +17,6 @@ import {
   rightClickText,
   serverSettings,
 } from './harness';
-
-const MIB = 1024 * 1024;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** The documented IV rule, written out again so the test checks the documentation, not the code. */
-function ivFromKey(key: string): Buffer {
-  const h = createHash('sha256').update(key, 'utf8').digest();
-  return Buffer.from([...h.subarray(0, 16)].map((b) => ALPHABET[b % 62]).join(''), 'utf8');
-}
-
-/**
- * Writes `size` pseudo-random bytes to `path` a mebibyte at a time (AES-CTR keystream of a random
- * key: fast, incompressible) and returns their SHA-256. Never holds more than a mebibyte.
- */
-async function writeRandomFile(path: string, size: number): Promise<string> {
-  const stream = createCipheriv('aes-128-ctr', createHash('md5').update(path).digest(), Buffer.alloc(16));
-  const zeros = Buffer.alloc(MIB);
-  const hash = createHash('sha256');
-  const file = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; written += MIB) {
-      const chunk = stream.update(zeros.subarray(0, Math.min(MIB, size - written)));
-      hash.update(chunk);
-      await file.write(chunk);
-    }
-  } finally {
-    await file.close();
-  }
-  return hash.digest('hex');
-}
-
-/** SHA-256 of a stored ciphertext once decrypted with `key` and its derived IV, streaming. */
-async function decryptedHash(path: string, key: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(
-    createReadStream(path, { highWaterMark: MIB }),
-    createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), ivFromKey(key)),
-    hash,
-  );
-  return hash.digest('hex');
-}
 
 /** Names in the extension origin's OPFS root (all extension pages and workers share it). */
 function opfsNames(page: Page): Promise<string[]> {

@@ -12,7 +12,7 @@ import {
 } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
 import { seriousViolations } from './checks';
-import { type ExtensionBrowser, launchExtension, screenshot } from './harness';
+import { type ExtensionBrowser, launchExtension, screenshot, UNGRANTED_HOST } from './harness';
 
 declare const chrome: any;
 
@@ -25,8 +25,8 @@ let browser: ExtensionBrowser;
 let merchant: Merchant;
 
 beforeAll(async () => {
-  merchant = await startMerchant();
-  browser = await launchExtension();
+  merchant = await startMerchant({ host: UNGRANTED_HOST });
+  browser = await launchExtension({ grantHosts: [`http://${UNGRANTED_HOST}/*`] });
   // The test CA as an extra trusted root, the way the options page stores it (base64 DER).
   const root = Buffer.from(merchant.rootDer).toString('base64');
   await browser.sw.evaluate((r) => chrome.storage.local.set({ paymentRoots: [r] }), root);
@@ -99,10 +99,10 @@ describe('payment links on a shop page', () => {
     expect(url.searchParams.get('page')).toBe(merchant.pageUrl);
 
     expect(await verdictOf(page)).toBe('verified');
-    expect(await page.locator('#merchant-name').textContent()).toBe('127.0.0.1');
+    expect(await page.locator('#merchant-name').textContent()).toBe(UNGRANTED_HOST);
     expect(await page.locator('#merchant-issuer').textContent()).toBe('Hushdrop Test Merchant CA');
     expect(await page.locator('#site-check').textContent()).toMatch(
-      /matches the site you came from \(127\.0\.0\.1\)/,
+      `matches the site you came from (${UNGRANTED_HOST})`,
     );
     expect(await page.locator('#http-warning').textContent()).toMatch(/plain http/);
     const rows = page.locator('#outputs tbody tr');

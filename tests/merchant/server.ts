@@ -103,18 +103,20 @@ function send(response: ServerResponse, status: number, type: string, body: stri
   response.end(body);
 }
 
-export async function startMerchant(options: { port?: number } = {}): Promise<Merchant> {
+export async function startMerchant(options: { port?: number; host?: string } = {}): Promise<Merchant> {
+  const host = options.host ?? '127.0.0.1';
   const root: Identity = await createRootCa('Hushdrop Test Merchant CA');
-  const merchantName = { organization: 'Hushdrop Test Shop', dnsNames: ['127.0.0.1', 'localhost'] };
-  const leaf = await issue(root, { commonName: '127.0.0.1', ...merchantName });
-  const leafSha1 = await issue(root, { commonName: '127.0.0.1', ...merchantName, hash: 'SHA-1' });
+  // The certificate names the host the shop is served from, as a real shop's would.
+  const merchantName = { organization: 'Hushdrop Test Shop', dnsNames: [host, 'localhost'] };
+  const leaf = await issue(root, { commonName: host, ...merchantName });
+  const leafSha1 = await issue(root, { commonName: host, ...merchantName, hash: 'SHA-1' });
   const htmlLeaf = await issue(root, {
     commonName: HTML_MERCHANT,
     organization: '<script>alert("org")</script> Shop',
     dnsNames: ['html-merchant.example'],
   });
   const expiredLeaf = await issue(root, {
-    commonName: '127.0.0.1',
+    commonName: host,
     ...merchantName,
     notBefore: new Date(Date.now() - 30 * 86_400_000),
     notAfter: new Date(Date.now() - 86_400_000),
@@ -261,9 +263,9 @@ export async function startMerchant(options: { port?: number } = {}): Promise<Me
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   const merchant: Merchant = {
     origin,
