@@ -22,7 +22,8 @@ const [region, base, english] = await Promise.all([
   load(language.split('-')[0]!),
   load('en'),
 ]);
+const lookup = (key: string) => region?.[key] ?? base?.[key] ?? english?.[key];
 connectMessages((key, substitutions) => {
-  const entry = region?.[key] ?? base?.[key] ?? english?.[key];
+  const entry = lookup(key);
   return entry ? fillMessage(entry.message, substitutions) : '';
-}, language);
+}, lookup('languageTag')?.message ?? language);

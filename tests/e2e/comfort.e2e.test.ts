@@ -62,25 +62,66 @@ describe('a link for the phone', () => {
   });
 });
 
+const PAGES = ['upload.html', 'popup.html', 'options.html', 'uploads.html', 'viewer.html', 'payment.html'];
+
+/** Every page in one scheme: it really is light or dark, a screenshot, and axe finds nothing serious. */
+async function everyPage(on: ExtensionBrowser, scheme: 'light' | 'dark', suffix: string) {
+  for (const path of PAGES) {
+    const page = await on.ctx.newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(on.url(path));
+    await page.locator('h1, h2').first().waitFor();
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = bg.match(/\d+/g)!.map(Number);
+    const luminance = (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+    if (scheme === 'dark') expect(luminance, `${path} background ${bg}`).toBeLessThan(0.3);
+    else expect(luminance, `${path} background ${bg}`).toBeGreaterThan(0.7);
+    await screenshot(page, `${path.replace('.html', '')}${suffix}-${scheme}`);
+    expect(await seriousViolations(page), `${path} in ${scheme}`).toEqual([]);
+    await page.close();
+  }
+}
+
 describe('both colour schemes', () => {
-  const pages = ['upload.html', 'popup.html', 'options.html', 'uploads.html', 'viewer.html', 'payment.html'];
   for (const scheme of ['light', 'dark'] as const)
     it(`every page follows the ${scheme} scheme, with contrast axe accepts`, async () => {
-      for (const path of pages) {
-        const page = await browser.ctx.newPage();
-        await page.emulateMedia({ colorScheme: scheme });
-        await page.goto(browser.url(path));
-        await page.locator('h1, h2').first().waitFor();
-        // The page really is in that scheme: its background is light or dark.
-        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-        const [r, g, b] = bg.match(/\d+/g)!.map(Number);
-        const luminance = (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
-        if (scheme === 'dark') expect(luminance, `${path} background ${bg}`).toBeLessThan(0.3);
-        else expect(luminance, `${path} background ${bg}`).toBeGreaterThan(0.7);
-        await screenshot(page, `${path.replace('.html', '')}-${scheme}`);
-        expect(await seriousViolations(page), `${path} in ${scheme}`).toEqual([]);
-        await page.close();
-      }
+      await everyPage(browser, scheme, '');
+    });
+});
+
+describe('in German', () => {
+  let de: ExtensionBrowser;
+  beforeAll(async () => {
+    de = await launchExtension({ lang: 'de' });
+    await de.setSettings(serverSettings(ref.server, 'current'));
+  });
+  afterAll(async () => {
+    await de?.close();
+  });
+
+  it('the pages, a finished upload and its notification speak German, with German numbers', async () => {
+    const page = await de.open('upload.html');
+    expect(await page.locator('h1').textContent()).toBe('Datei hochladen');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await page.setInputFiles('#file', {
+      name: 'zahlen.txt',
+      mimeType: 'text/plain',
+      buffer: randomBytes(1536),
+    });
+    await page.click('#upload');
+    const job = page.locator('.job[data-state="done"]');
+    await job.waitFor({ timeout: 30_000 });
+    expect(await job.textContent()).toMatch(/Hochgeladen\./);
+    expect(await job.locator('h3').textContent()).toContain('(1,5 KiB)');
+    await page.close();
+    const options = await de.open('options.html');
+    expect(await options.locator('#shortcuts-h').textContent()).toBe('Tastenkürzel');
+    await options.close();
+  });
+
+  for (const scheme of ['light', 'dark'] as const)
+    it(`every page in German, ${scheme}: screenshots, and axe finds nothing serious`, async () => {
+      await everyPage(de, scheme, '-de');
     });
 });
 

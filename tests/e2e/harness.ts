@@ -39,6 +39,8 @@ export async function launchExtension(
     grantHosts?: string[];
     grantPermissions?: string[];
     profileDir?: string;
+    /** The browser's language (`--lang` picks the extension's messages; `locale` the pages' navigator.language). */
+    lang?: string;
     headless?: boolean;
     executablePath?: string;
     handleSignals?: boolean;
@@ -65,7 +67,9 @@ export async function launchExtension(
     handleSIGTERM: options.handleSignals ?? true,
     handleSIGHUP: options.handleSignals ?? true,
     acceptDownloads: true,
+    ...(options.lang ? { locale: options.lang } : {}),
     args: [
+      ...(options.lang ? [`--lang=${options.lang}`] : []),
       '--no-sandbox',
       `--disable-extensions-except=${extPath}`,
       `--load-extension=${extPath}`,
