@@ -1,11 +1,12 @@
 // Chromium's offscreen document: runs uploads that must outlive the popup and the sleeping
 // service worker, and copies and reads the clipboard (the worker has none).
-import '../../platform/i18n-offscreen';
 import { readClipboardHere } from '../../platform/clipboard-read';
+import { messagesReady } from '../../platform/i18n-offscreen';
 import { abortJob, runJob } from '../../platform/jobs/runner';
 import { onMessage, sendMessage } from '../../platform/messages';
 
-onMessage('runJob', ({ data }) => {
+onMessage('runJob', async ({ data }) => {
+  await messagesReady;
   runJob(data, (state) => {
     sendMessage('jobUpdate', state).catch(() => {});
   });
@@ -20,6 +21,7 @@ onMessage('copyText', ({ data }) => {
   area.value = '';
   return ok;
 });
-onMessage('readClipboard', () =>
-  readClipboardHere(document.getElementById('clipboard') as HTMLTextAreaElement),
-);
+onMessage('readClipboard', async () => {
+  await messagesReady;
+  return readClipboardHere(document.getElementById('clipboard') as HTMLTextAreaElement);
+});

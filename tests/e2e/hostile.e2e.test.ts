@@ -131,7 +131,7 @@ describe('history import', () => {
       });
       await expect
         .poll(() => page.locator('[role="status"]').textContent())
-        .toMatch(/not a Hushdrop history|nothing was imported/);
+        .toMatch(/not a Hushdrop export|nothing was imported/);
       expect(await historyCount(page)).toBe(before);
     }
     await page.close();

@@ -116,7 +116,7 @@ describe('a 413 that states the limit (Teknik’s answer)', () => {
 
       expect(await send('over.bin', 2 * MIB)).toMatchObject({
         state: 'failed',
-        error: 'This file is 2.0 MiB, but Test server only takes files of at most 1 MiB. Nothing was sent.',
+        error: 'This file is 2 MiB, but Test server only takes files of at most 1 MiB. Nothing was sent.',
       });
       expect(ref.server.requests.length).toBe(sent);
 
