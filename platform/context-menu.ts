@@ -1,6 +1,7 @@
 // Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
 import { browser } from 'wxt/browser';
 import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
+import { t } from '../lib/i18n';
 import { originPattern } from '../lib/settings';
 import { startJob } from './jobs/host';
 import type { UploadSource } from './messages';
@@ -18,22 +19,22 @@ export function createMenus(): void {
   browser.contextMenus.removeAll();
   browser.contextMenus.create({
     id: MENU.media,
-    title: 'Upload with Hushdrop',
+    title: t('menuMedia'),
     contexts: ['image', 'video', 'audio'],
   });
   browser.contextMenus.create({
     id: MENU.link,
-    title: 'Upload linked file with Hushdrop',
+    title: t('menuLink'),
     contexts: ['link'],
   });
   browser.contextMenus.create({
     id: MENU.selection,
-    title: 'Upload selected text with Hushdrop',
+    title: t('menuSelection'),
     contexts: ['selection'],
   });
   browser.contextMenus.create({
     id: MENU.page,
-    title: 'Upload a screenshot of the visible page',
+    title: t('menuPage'),
     contexts: ['page'],
   });
 }
@@ -133,15 +134,14 @@ async function sourceForUrl(
       // the page refused (CORS, restricted page): fetch from the extension below
     }
   }
-  if (url.startsWith('blob:'))
-    throw new Error('This file exists only inside the page, and the page did not hand it over.');
+  if (url.startsWith('blob:')) throw new Error(t('blobRefused'));
   if (!url.startsWith('data:')) {
     const origin = originPattern(url);
     const allowed = asked
       ? await asked
       : (await browser.permissions.contains({ origins: [origin] })) ||
         (await browser.permissions.request({ origins: [origin] }).catch(() => false));
-    if (!allowed) throw new Error(`Hushdrop was not allowed to fetch files from ${new URL(url).host}.`);
+    if (!allowed) throw new Error(t('fetchNotAllowed', new URL(url).host));
   }
   return { kind: 'url', url };
 }
@@ -198,7 +198,7 @@ export async function onMenuClick(
       .create({
         type: 'basic',
         iconUrl: browser.runtime.getURL('/icon/128.png'),
-        title: 'Hushdrop could not upload this',
+        title: t('menuFailed'),
         message,
       })
       .catch(() => {});

@@ -2,7 +2,6 @@
 import { storage } from '@wxt-dev/storage';
 import {
   activeProfile,
-  DEFAULT_SETTINGS,
   MIGRATIONS,
   normalizeSettings,
   type Profile,
@@ -10,8 +9,9 @@ import {
   type Settings,
 } from '../lib/settings';
 
+// No fallback value: a missing item is made into the defaults by normalizeSettings when read (its
+// profile's name is in the browser's language, which a value fixed at load time could not be).
 export const settingsItem = storage.defineItem<Settings>('local:settings', {
-  fallback: DEFAULT_SETTINGS,
   version: SETTINGS_VERSION,
   migrations: MIGRATIONS,
 });

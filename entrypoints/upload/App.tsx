@@ -78,7 +78,7 @@ export function App() {
         abort: new AbortController(),
         file,
       };
-      const tooBig = sizeProblem(profile, file.size, formatBytes);
+      const tooBig = sizeProblem(profile, file.size);
       if (tooBig) {
         setJobs((js) => [{ ...job, state: 'failed', error: { message: tooBig } }, ...js]);
         continue;

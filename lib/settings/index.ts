@@ -1,5 +1,7 @@
 // Settings: their shape, defaults and the migrations between shapes. Pure data, no browser API:
 // the storage item that persists them lives in platform/settings.ts.
+
+import { formatBytes, t } from '../i18n';
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';
 import { filesWithin, fitsLimit, readSizeLimit, type SizeLimit } from '../upload/limit';
 
@@ -69,10 +71,10 @@ export function newProfile(id: string, name: string, server: Partial<ServerSetti
   return { id, name, server: { ...DEFAULT_SERVER, ...server }, defaults: { ...DEFAULT_UPLOAD } };
 }
 
-export const DEFAULT_SETTINGS: Settings = {
-  profiles: [newProfile('default', 'Local reference server')],
-  activeProfileId: 'default',
-};
+/** What a new installation starts with (made when asked for: the name is in the browser's language). */
+export function defaultSettings(): Settings {
+  return { profiles: [newProfile('default', t('profileLocal'))], activeProfileId: 'default' };
+}
 
 /** Ordered migrations: key n turns version n-1 into version n. */
 export const MIGRATIONS: Record<number, (old: any) => any> = {
@@ -87,7 +89,7 @@ function migrateV1(v1: Partial<SettingsV1>): Settings {
     profiles: [
       {
         id: 'default',
-        name: 'My server',
+        name: t('profileMine'),
         server: { ...DEFAULT_SERVER, ...(v1?.server ?? {}) },
         defaults: { ...DEFAULT_UPLOAD, ...(v1?.defaults ?? {}) },
       },
@@ -99,7 +101,7 @@ function migrateV1(v1: Partial<SettingsV1>): Settings {
 function normalizeProfile(p: any, i: number): Profile {
   const out: Profile = {
     id: typeof p?.id === 'string' && p.id ? p.id : `profile-${i + 1}`,
-    name: typeof p?.name === 'string' && p.name.trim() ? p.name : `Server ${i + 1}`,
+    name: typeof p?.name === 'string' && p.name.trim() ? p.name : t('serverNumbered', i + 1),
     server: { ...DEFAULT_SERVER, ...(p?.server ?? {}) },
     defaults: { ...DEFAULT_UPLOAD, ...(p?.defaults ?? {}) },
   };
@@ -115,7 +117,7 @@ export function normalizeSettings(value: unknown): Settings {
   const profiles =
     Array.isArray(v.profiles) && v.profiles.length
       ? v.profiles.map(normalizeProfile)
-      : DEFAULT_SETTINGS.profiles;
+      : defaultSettings().profiles;
   const activeProfileId = profiles.some((p) => p.id === v.activeProfileId)
     ? v.activeProfileId!
     : profiles[0]!.id;
@@ -151,11 +153,10 @@ export function uploadOptions(d: UploadDefaults): UploadOptions {
 export function checkServerAddress(label: string, value: string): string | undefined {
   try {
     const u = new URL(value);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:')
-      return `${label} must start with http:// or https://.`;
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return t('addressNotHttp', label);
     return undefined;
   } catch {
-    return `${label} is not a web address (for example https://files.example.org).`;
+    return t('addressNotWeb', label);
   }
 }
 
@@ -197,18 +198,14 @@ export function profileServing(s: Settings, url: string): Profile | undefined {
 }
 
 /** A sentence when a file is over the profile's known limit, else undefined. */
-export function sizeProblem(
-  profile: Profile,
-  size: number,
-  formatBytes: (n: number) => string,
-): string | undefined {
+export function sizeProblem(profile: Profile, size: number): string | undefined {
   if (profile.sizeLimit === undefined || fitsLimit(profile.sizeLimit, size)) return undefined;
-  return `This file is ${formatBytes(size)}, but ${profile.name} only takes ${filesWithin(profile.sizeLimit)}. Nothing was sent.`;
+  return t('sizeProblem', formatBytes(size), profile.name, filesWithin(profile.sizeLimit));
 }
 
 /** The sentence after a server refused a file for its size, with what that taught. */
 export function tooLargeSentence(profile: Profile, learned: SizeLimit): string {
-  return `The file is too large for ${profile.name}: it only takes ${filesWithin(learned)}.`;
+  return t('tooLarge', profile.name, filesWithin(learned));
 }
 
 /** The silence an upload to this profile may meet before it fails, in ms (undefined: the default). */
@@ -231,5 +228,5 @@ export function tokenExposure(server: ServerSettings): string | undefined {
     return undefined;
   }
   if (url.protocol !== 'http:' || LOOPBACK_HOST.test(url.hostname)) return undefined;
-  return `Your token would be sent unencrypted to ${url.host}: the API address uses http://, so anyone on the network can read it. Use an https:// address.`;
+  return t('tokenExposure', url.host);
 }

@@ -2,6 +2,7 @@
 // (HTTP 413) may state its limit, as Teknik does ("File Too Large.  Max file size is 1 GB", binary
 // units); a proxy in front of it usually does not, and then all that is known is that the limit
 // is below the refused size.
+import { formatNumber, plural, t } from '../i18n';
 
 export interface SizeLimit {
   bytes: number;
@@ -29,7 +30,7 @@ export function fitsLimit(limit: SizeLimit, size: number): boolean {
   return limit.kind === 'at-most' ? size <= limit.bytes : size < limit.bytes;
 }
 
-const UNIT_NAMES = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+const UNIT_NAMES = ['', 'KiB', 'MiB', 'GiB', 'TiB'];
 
 /**
  * A size for a sentence about a limit: exact when it is a whole number of units ("512 KiB",
@@ -38,18 +39,19 @@ const UNIT_NAMES = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
 export function limitSize(bytes: number): string {
   let i = 0;
   while (i < UNIT_NAMES.length - 1 && bytes >= 1024 ** (i + 1)) i++;
+  if (i === 0) return plural('bytes', bytes);
   const value = bytes / 1024 ** i;
-  return `${Number.isInteger(value) ? value : Math.ceil(value * 10) / 10} ${UNIT_NAMES[i]}`;
+  return `${formatNumber(Number.isInteger(value) ? value : Math.ceil(value * 10) / 10)} ${UNIT_NAMES[i]}`;
 }
 
 /** "at most 1 GiB" or "smaller than 512 KiB". */
 export function limitText(limit: SizeLimit): string {
-  return `${limit.kind === 'at-most' ? 'at most' : 'smaller than'} ${limitSize(limit.bytes)}`;
+  return t(limit.kind === 'at-most' ? 'limitAtMost' : 'limitBelow', limitSize(limit.bytes));
 }
 
 /** "files of at most 1 GiB" or "files smaller than 512 KiB". */
 export function filesWithin(limit: SizeLimit): string {
-  return `files ${limit.kind === 'at-most' ? 'of ' : ''}${limitText(limit)}`;
+  return t(limit.kind === 'at-most' ? 'filesAtMost' : 'filesBelow', limitSize(limit.bytes));
 }
 
 /**

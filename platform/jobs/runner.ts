@@ -1,17 +1,16 @@
 // Runs upload jobs in a document that outlives pages: the offscreen document (Chromium) or the
 // background page (Firefox). Reports each change of state through `report`.
-import { formatBytes } from '../../components/format';
 import { fileNameFromUrl } from '../../lib/history/file-names';
+import { t } from '../../lib/i18n';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { describeError, sizeRefusal } from '../describe-error';
 import type { JobRequest, JobState, UploadSource } from '../messages';
+import { createScratch } from '../scratch-files';
 import { dropStagedFile, takeStagedFile } from '../staging';
 import { runUpload } from '../upload-job';
 import { newJobState } from './new-job';
 
 const running = new Map<string, AbortController>();
-
-const FETCHED_PREFIX = 'fetched-';
 
 /** The file to upload; `cleanups` gets what must be removed once the job ends. */
 async function resolveSource(
@@ -21,7 +20,7 @@ async function resolveSource(
 ): Promise<File> {
   if (source.kind === 'staged') {
     const file = await takeStagedFile(source.id, source.name, source.type);
-    if (!file) throw new Error('The file to upload could not be found any more. Try again.');
+    if (!file) throw new Error(t('stagedGone'));
     return file;
   }
   if (source.kind === 'text') return new File([source.text], source.name, { type: 'text/plain' });
@@ -30,24 +29,23 @@ async function resolveSource(
     res = await fetch(source.url, { credentials: 'omit', signal });
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new Error('The file could not be fetched from the page. Check that it is still there.');
+    throw new Error(t('fetchFailed'));
   }
-  if (!res.ok) throw new Error(`The file could not be fetched from the page (HTTP ${res.status}).`);
+  if (!res.ok) throw new Error(t('fetchHttp', String(res.status)));
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const name = source.name ?? fileNameFromUrl(source.url, type);
   if (!res.body) return new File([], name, { type });
-  // Streamed to a disk-backed file: res.blob() kept the whole file in memory in Firefox.
-  const root = await navigator.storage.getDirectory();
-  const handle = await root.getFileHandle(`${FETCHED_PREFIX}${crypto.randomUUID()}`, { create: true });
-  cleanups.push(() => root.removeEntry(handle.name).catch(() => {}));
+  // Streamed to a disk-backed scratch file (res.blob() kept the whole file in memory in Firefox),
+  // removed when the job ends and swept at start if a crash left it.
+  const scratch = await createScratch('staged');
+  cleanups.push(scratch.remove);
   try {
-    await res.body.pipeTo(await handle.createWritable(), { signal });
+    await res.body.pipeTo(await scratch.handle.createWritable(), { signal });
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new Error('The file stopped arriving from the page before its end. Try again.');
+    throw new Error(t('fetchCut'));
   }
-  const file = await handle.getFile();
-  return new File([file], name, { type });
+  return new File([await scratch.handle.getFile()], name, { type });
 }
 
 export async function runJob(req: JobRequest, report: (s: JobState) => void): Promise<void> {
@@ -71,7 +69,7 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
     const file = await resolveSource(req.source, abort.signal, cleanups);
     size = file.size;
     update({ name: file.name, total: file.size });
-    const tooBig = sizeProblem(req.profile, file.size, formatBytes);
+    const tooBig = sizeProblem(req.profile, file.size);
     if (tooBig) throw new Error(tooBig);
     const { entry, historyError } = await runUpload(
       file,
@@ -101,7 +99,7 @@ export async function runJob(req: JobRequest, report: (s: JobState) => void): Pr
       {
         state: abort.signal.aborted ? 'cancelled' : 'failed',
         error: abort.signal.aborted
-          ? 'The upload was cancelled.'
+          ? t('uploadCancelled')
           : detail
             ? `${message} The server said: “${detail}”`
             : message,

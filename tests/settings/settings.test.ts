@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
   DEFAULT_SERVER,
-  DEFAULT_SETTINGS,
+  defaultSettings,
   MIGRATIONS,
   normalizeSettings,
   profileServing,
@@ -45,7 +45,7 @@ describe('settings migrations', () => {
   });
 
   it('leaves an already current shape alone', () => {
-    expect(MIGRATIONS[2]!(structuredClone(DEFAULT_SETTINGS))).toEqual(DEFAULT_SETTINGS);
+    expect(MIGRATIONS[2]!(structuredClone(defaultSettings()))).toEqual(defaultSettings());
   });
 
   it('runs through the real storage item when the extension updates from version 1', async () => {
@@ -67,9 +67,9 @@ describe('settings helpers', () => {
       activeProfileId: 'x',
     });
     expect(s.activeProfileId).toBe('a');
-    expect(s.profiles[0]!.server.apiUrl).toBe(DEFAULT_SETTINGS.profiles[0]!.server.apiUrl);
+    expect(s.profiles[0]!.server.apiUrl).toBe(defaultSettings().profiles[0]!.server.apiUrl);
     expect(activeProfile(s).id).toBe('a');
-    expect(normalizeSettings(undefined)).toEqual(DEFAULT_SETTINGS);
+    expect(normalizeSettings(undefined)).toEqual(defaultSettings());
   });
 
   it('sends credentials only with the current variant and a username', () => {
@@ -88,17 +88,17 @@ describe('settings helpers', () => {
   });
 
   it('refuses a file over a known limit with a sentence', () => {
-    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: { bytes: 1000, kind: 'at-most' as const } };
-    expect(sizeProblem(p, 1000, String)).toBeUndefined();
-    expect(sizeProblem(p, 1001, String)).toBe(
-      'This file is 1001, but Local reference server only takes files of at most 1000 bytes. Nothing was sent.',
+    const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 1000, kind: 'at-most' as const } };
+    expect(sizeProblem(p, 1000)).toBeUndefined();
+    expect(sizeProblem(p, 1001)).toBe(
+      'This file is 1,001 bytes, but Local reference server only takes files of at most 1,000 bytes. Nothing was sent.',
     );
   });
 
   it('refuses a file at or over a refused size, saying "smaller than"', () => {
-    const p = { ...DEFAULT_SETTINGS.profiles[0]!, sizeLimit: { bytes: 512 * 1024, kind: 'below' as const } };
-    expect(sizeProblem(p, 512 * 1024 - 1, String)).toBeUndefined();
-    expect(sizeProblem(p, 512 * 1024, () => '512 KiB')).toBe(
+    const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 512 * 1024, kind: 'below' as const } };
+    expect(sizeProblem(p, 512 * 1024 - 1)).toBeUndefined();
+    expect(sizeProblem(p, 512 * 1024)).toBe(
       'This file is 512 KiB, but Local reference server only takes files smaller than 512 KiB. Nothing was sent.',
     );
     expect(tooLargeSentence(p, p.sizeLimit)).toBe(
@@ -109,7 +109,7 @@ describe('settings helpers', () => {
 
 describe('settings version 3: size limits', () => {
   const v2 = (sizeLimit: number) => ({
-    profiles: [{ ...structuredClone(DEFAULT_SETTINGS.profiles[0]!), sizeLimit }],
+    profiles: [{ ...structuredClone(defaultSettings().profiles[0]!), sizeLimit }],
     activeProfileId: 'default',
   });
   const migrated = (n: number) => MIGRATIONS[3]!(v2(n)).profiles[0].sizeLimit;

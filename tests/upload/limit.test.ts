@@ -32,7 +32,7 @@ describe('sizes in sentences about limits', () => {
   it('says whole units exactly', () => {
     expect(limitSize(512 * KIB)).toBe('512 KiB');
     expect(limitSize(2 ** 30)).toBe('1 GiB');
-    expect(limitSize(1000)).toBe('1000 bytes');
+    expect(limitSize(1000)).toBe('1,000 bytes');
     expect(limitSize(1536)).toBe('1.5 KiB');
   });
 
