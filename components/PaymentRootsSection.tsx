@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { formatDate, plural, t } from '../lib/i18n';
 import {
   addExtraRootsFromPem,
   type ExtraRoot,
@@ -6,8 +7,12 @@ import {
   RootInputError,
   removeExtraRoot,
 } from '../platform/payment-roots';
+import { Message } from './Message';
 
 type Status = { kind: 'ok' | 'error'; text: string };
+
+/** The marker a PEM certificate starts with, shown as an example: the same in every language. */
+const PEM_START = '-----BEGIN CERTIFICATE-----';
 
 /**
  * Options section: certificate authorities trusted for payment requests besides the bundled
@@ -19,9 +24,7 @@ export function PaymentRootsSection() {
   const [status, setStatus] = useState<Status>();
 
   const reload = () =>
-    listExtraRoots().then(setRoots, () =>
-      setStatus({ kind: 'error', text: 'The trusted certificate authorities could not be read.' }),
-    );
+    listExtraRoots().then(setRoots, () => setStatus({ kind: 'error', text: t('payRootsUnreadable') }));
   useEffect(() => {
     reload();
   }, []);
@@ -33,15 +36,12 @@ export function PaymentRootsSection() {
       setPem('');
       setStatus({
         kind: 'ok',
-        text:
-          added === 0
-            ? 'That certificate authority was already trusted.'
-            : `Added ${added} certificate authorit${added === 1 ? 'y' : 'ies'}.`,
+        text: added === 0 ? t('payRootsAlreadyTrusted') : plural('payRootsAdded', added),
       });
     } catch (err) {
       setStatus({
         kind: 'error',
-        text: err instanceof RootInputError ? err.message : 'The certificate could not be saved.',
+        text: err instanceof RootInputError ? err.message : t('payRootsNotSaved'),
       });
     }
     reload();
@@ -49,43 +49,37 @@ export function PaymentRootsSection() {
 
   async function remove(root: ExtraRoot) {
     await removeExtraRoot(root.der64);
-    setStatus({ kind: 'ok', text: `Removed ${root.name}.` });
+    setStatus({ kind: 'ok', text: t('payRootsRemoved', root.name) });
     reload();
   }
 
   return (
     <section class="card" aria-labelledby="roots-h" id="payment-roots" style={{ marginTop: '24px' }}>
-      <h2 id="roots-h">Payment requests: extra trusted certificate authorities</h2>
-      <p class="small muted">
-        Hushdrop trusts the certificate authorities browsers trust to vouch for who signed a payment request.
-        Add your own only for a private authority you know (for example your company’s or a test shop’s):
-        anything it signs will show as verified.
-      </p>
+      <h2 id="roots-h">{t('payRootsHeading')}</h2>
+      <p class="small muted">{t('payRootsText')}</p>
       <form onSubmit={add}>
-        <label for="root-pem">Certificate (PEM)</label>
+        <label for="root-pem">{t('payRootsPemLabel')}</label>
         <textarea
           id="root-pem"
           class="mono"
           rows={5}
           value={pem}
-          placeholder="-----BEGIN CERTIFICATE-----"
+          placeholder={PEM_START}
           spellcheck={false}
           onInput={(e) => setPem(e.currentTarget.value)}
         />
         <div class="row" style={{ marginTop: '8px' }}>
           <button id="root-add" type="submit" class="secondary" disabled={pem.trim() === ''}>
-            Trust this authority
+            {t('payRootsAdd')}
           </button>
           <p role="status" aria-live="polite" class={status?.kind === 'error' ? 'error' : 'ok'}>
             {status?.text}
           </p>
         </div>
       </form>
-      {roots && roots.length === 0 && (
-        <p class="muted">No extra authorities: only the built-in ones are trusted.</p>
-      )}
+      {roots && roots.length === 0 && <p class="muted">{t('payRootsNone')}</p>}
       {roots && roots.length > 0 && (
-        <ul class="plain" aria-label="Extra trusted certificate authorities">
+        <ul class="plain" aria-label={t('payRootsListLabel')}>
           {roots.map((root) => (
             <li
               key={root.der64}
@@ -96,12 +90,15 @@ export function PaymentRootsSection() {
                 <strong>{root.name}</strong>
                 {root.organization ? ` (${root.organization})` : ''}
                 <div class="small muted">
-                  {root.notAfter ? `Valid until ${root.notAfter.toLocaleDateString()}. ` : ''}
-                  SHA-256 <span class="mono">{root.fingerprint}</span>
+                  {root.notAfter
+                    ? `${t('payRootsValidUntil', formatDate(root.notAfter, { timeStyle: undefined }))} `
+                    : ''}
+                  <Message id="payRootsFingerprint" args={[<span class="mono">{root.fingerprint}</span>]} />
                 </div>
               </div>
               <button type="button" class="danger" onClick={() => remove(root)}>
-                Remove<span class="sr-only"> {root.name}</span>
+                {t('payRootsRemove')}
+                <span class="sr-only"> {root.name}</span>
               </button>
             </li>
           ))}

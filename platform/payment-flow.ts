@@ -2,6 +2,7 @@
 // the request (the browser's fetch, the bundled roots plus the person's own, the clock now),
 // keep the history entry, build and send the Payment. The page only shows the results.
 import { browser } from 'wxt/browser';
+import { t } from '../lib/i18n';
 import {
   assertNotExpired,
   type BitcoinUri,
@@ -50,49 +51,38 @@ function httpUrl(text: string): URL | undefined {
 /** A pasted payment request link or `bitcoin:` URI (with or without `r=`). */
 export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
   const trimmed = text.trim();
-  if (trimmed === '') throw new PaymentInputError('Paste a payment request link or a bitcoin: URI.');
+  if (trimmed === '') throw new PaymentInputError(t('payInputEmpty'));
   if (/^bitcoin:/i.test(trimmed)) {
     let uri: BitcoinUri;
     try {
       uri = parseBitcoinUri(trimmed);
     } catch (error) {
-      throw new PaymentInputError(
-        isPaymentError(error) ? error.message : 'This bitcoin: link cannot be read.',
-      );
+      throw new PaymentInputError(isPaymentError(error) ? error.message : t('payInputUnreadable'));
     }
     if (uri.r !== undefined) {
       const url = httpUrl(uri.r);
       if (!url) {
-        throw new PaymentInputError(
-          'The payment request link (r=) in this bitcoin: URI is not a web address starting with https:// or http://.',
-        );
+        throw new PaymentInputError(t('payInputRNotWeb'));
       }
       return { kind: 'request', requestUrl: url.href, ...(pageUrl ? { pageUrl } : {}), uri };
     }
     if (uri.unknownRequired.length > 0) {
-      throw new PaymentInputError(
-        `This bitcoin: link requires something Hushdrop does not understand (${uri.unknownRequired.join(', ').slice(0, 80)}), so it must not be paid as it is.`,
-      );
+      throw new PaymentInputError(t('payInputRequires', uri.unknownRequired.join(', ').slice(0, 80)));
     }
     if (!uri.address) {
-      throw new PaymentInputError(
-        'This bitcoin: link has neither an address nor a payment request link (r=).',
-      );
+      throw new PaymentInputError(t('payInputNothing'));
     }
     const network: Network | undefined = isAddress(uri.address, 'main')
       ? 'main'
       : isAddress(uri.address, 'test')
         ? 'test'
         : undefined;
-    if (!network)
-      throw new PaymentInputError('The address in this bitcoin: link is not a valid Bitcoin address.');
+    if (!network) throw new PaymentInputError(t('payInputBadAddress'));
     return { kind: 'address', uri, address: uri.address, network };
   }
   const url = httpUrl(trimmed);
   if (!url) {
-    throw new PaymentInputError(
-      'This is neither a web address (https://…) of a payment request nor a bitcoin: link.',
-    );
+    throw new PaymentInputError(t('payInputNotLink'));
   }
   return { kind: 'request', requestUrl: url.href, ...(pageUrl ? { pageUrl } : {}) };
 }
@@ -107,7 +97,7 @@ export function sourceFromParams(params: URLSearchParams): PaymentSource | undef
   const r = params.get('r');
   if (r) {
     const url = httpUrl(r);
-    if (!url) throw new PaymentInputError('The payment request link is not a web address (https://…).');
+    if (!url) throw new PaymentInputError(t('payInputParamNotWeb'));
     return { kind: 'request', requestUrl: url.href, ...(pageUrl ? { pageUrl } : {}) };
   }
   const uri = params.get('uri');
@@ -225,10 +215,10 @@ export function describePaymentFailure(error: unknown): { message: string; retry
   }
   if (isPaymentError(error)) return { message: error.message, retry: error.code === 'unreachable' };
   if (error instanceof DOMException && error.name === 'AbortError') {
-    return { message: 'This was cancelled.', retry: true };
+    return { message: t('payCancelled'), retry: true };
   }
   const text = error instanceof Error ? error.message : String(error);
-  return { message: `Something went wrong: ${text.slice(0, 200)}`, retry: true };
+  return { message: t('paySomethingWrong', text.slice(0, 200)), retry: true };
 }
 
 // ---- what to show --------------------------------------------------------------------------
@@ -323,7 +313,7 @@ export function preparePayment(details: EvaluatedDetails, form: PaymentForm): Bu
     ...(form.memo.trim() ? { memo: form.memo.trim() } : {}),
   });
   if (!refund) {
-    built.warnings.unshift('Without a refund address the merchant has no way to give money back to you.');
+    built.warnings.unshift(t('payNoRefundAddress'));
   }
   return built;
 }
@@ -334,8 +324,7 @@ export async function sendPrepared(
   payment: BuiltPayment,
   signal?: AbortSignal,
 ): Promise<PaymentReceipt> {
-  if (!details.paymentUrl)
-    throw new PaymentInputError('This payment request does not say where to send a payment.');
+  if (!details.paymentUrl) throw new PaymentInputError(t('payNoPaymentUrl'));
   assertNotExpired(details, new Date());
   return sendPayment(details.paymentUrl, payment.bytes, {
     fetch: browserFetch,

@@ -3,6 +3,7 @@
 // base64 DER (never sync: a root decides whose requests show as verified).
 import { base64 } from '@scure/base';
 import { storage } from '@wxt-dev/storage';
+import { t } from '../lib/i18n';
 import { displayNameOf, organizationOf, parseCertificate } from '../lib/payments/certificates';
 
 export const paymentRootsItem = storage.defineItem<string[]>('local:paymentRoots', { fallback: [] });
@@ -35,22 +36,20 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE----
 export function certificatesFromPem(text: string): Uint8Array[] {
   const blocks = [...text.matchAll(PEM_BLOCK)].map((m) => m[1]!.replace(/\s+/g, ''));
   if (blocks.length === 0) {
-    throw new RootInputError(
-      'Paste a certificate in PEM form: text starting with “-----BEGIN CERTIFICATE-----”.',
-    );
+    throw new RootInputError(t('payRootNotPem'));
   }
   return blocks.map((b64, i) => {
-    const which = blocks.length > 1 ? `Certificate ${i + 1}` : 'The certificate';
+    const which = blocks.length > 1 ? t('payWhatCertificateN', i + 1) : t('payWhatCertificate');
     let der: Uint8Array;
     try {
       der = base64.decode(b64);
     } catch {
-      throw new RootInputError(`${which} is damaged: its text is not valid base64.`);
+      throw new RootInputError(t('payRootNotBase64', which));
     }
     try {
       parseCertificate(der);
     } catch {
-      throw new RootInputError(`${which} cannot be read as an X.509 certificate.`);
+      throw new RootInputError(t('payRootNotX509', which));
     }
     return der;
   });
@@ -72,7 +71,7 @@ export async function describeRoot(der64: string): Promise<ExtraRoot> {
     root.notAfter = cert.notAfter.value;
     return root;
   } catch {
-    return { der64, name: 'A certificate that can no longer be read', fingerprint };
+    return { der64, name: t('payRootUnreadable'), fingerprint };
   }
 }
 
@@ -88,7 +87,7 @@ export async function addExtraRootsFromPem(pem: string): Promise<number> {
     .map((der) => base64.encode(der))
     .filter((d, i, all) => !current.includes(d) && all.indexOf(d) === i);
   if (current.length + fresh.length > MAX_EXTRA_ROOTS) {
-    throw new RootInputError(`At most ${MAX_EXTRA_ROOTS} extra certificate authorities can be added.`);
+    throw new RootInputError(t('payRootTooMany', MAX_EXTRA_ROOTS));
   }
   if (fresh.length > 0) await paymentRootsItem.setValue([...current, ...fresh]);
   return fresh.length;

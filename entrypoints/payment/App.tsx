@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Message } from '../../components/Message';
+import { plural, t } from '../../lib/i18n';
 import { listPayments, type PaymentEntry } from '../../platform/history';
 import {
   askToContact,
@@ -41,8 +43,8 @@ type View =
       historyError?: string;
     };
 
-const NOT_HANDED_OFF =
-  'This payment request was already opened, or the link to it is no longer valid. Open it again from the page you found it on, or paste its link above.';
+/** An example in the link field: a URI, the same in every language. */
+const EXAMPLE_URI = 'bitcoin:?r=https://shop.example/pay/123';
 
 /**
  * What the page was opened with: `?open=<id>`, a click on a web page handed off by the background
@@ -147,7 +149,7 @@ export function App() {
   async function openHandOff(id: string) {
     const click = await takeClickedPayment(id).catch(() => undefined);
     if (!click) {
-      setView({ state: 'failed', message: NOT_HANDED_OFF, retry: false });
+      setView({ state: 'failed', message: t('payNotHandedOff'), retry: false });
       return;
     }
     let source: PaymentSource | undefined;
@@ -167,6 +169,7 @@ export function App() {
   }
 
   useEffect(() => {
+    document.title = t('payPageTitle');
     reloadRecent();
     if (start.handOff !== undefined) openHandOff(start.handOff);
     else if (start.source) offer(start.source);
@@ -188,13 +191,12 @@ export function App() {
 
   return (
     <main>
-      <h1>Payment request</h1>
+      <h1>{t('payHeading')}</h1>
       <p class="lead">
-        Hushdrop checks who signed a Bitcoin payment request (BIP70) and shows what it asks for. It is not a
-        wallet: you pay with your own wallet. · <a href="/options.html#payment-roots">Trusted authorities</a>
+        {t('payLead')} · <a href="/options.html#payment-roots">{t('payTrustedAuthoritiesLink')}</a>
       </p>
       <form class="card" onSubmit={open} id="open-form">
-        <label for="request-input">Payment request link or bitcoin: URI</label>
+        <label for="request-input">{t('payInputLabel')}</label>
         <div class="row">
           <input
             id="request-input"
@@ -202,11 +204,11 @@ export function App() {
             type="text"
             spellcheck={false}
             value={text}
-            placeholder="bitcoin:?r=https://shop.example/pay/123"
+            placeholder={EXAMPLE_URI}
             onInput={(e) => setText(e.currentTarget.value)}
           />
           <button id="open" type="submit" disabled={view.state === 'loading'}>
-            Open
+            {t('payOpen')}
           </button>
         </div>
       </form>
@@ -214,38 +216,36 @@ export function App() {
       <div aria-live="polite">
         {view.state === 'loading' && (
           <p class="card" role="status" id="loading">
-            Fetching the payment request from {hostOf(view.source.requestUrl)}…
+            {t('payFetching', hostOf(view.source.requestUrl))}
           </p>
         )}
       </div>
 
       {view.state === 'confirm' && (
         <section class="card" aria-labelledby="confirm-h" id="confirm">
-          <h2 id="confirm-h">Fetch this payment request from {hostOf(view.source.requestUrl)}?</h2>
+          <h2 id="confirm-h">{t('payConfirmHeading', hostOf(view.source.requestUrl))}</h2>
           <p>
-            This page was opened with the address of a payment request. Hushdrop has not contacted anyone yet:
-            it fetches <span class="mono">{view.source.requestUrl}</span> when you ask.
+            <Message id="payConfirmText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
           </p>
           {view.source.pageUrl && (
             <p class="small muted">
-              Linked from <span class="mono">{view.source.pageUrl}</span>
+              <Message id="payLinkedFrom" args={[<span class="mono">{view.source.pageUrl}</span>]} />
             </p>
           )}
           <button type="button" id="fetch-request" onClick={() => show(view.source, true)}>
-            Fetch payment request
+            {t('payFetchButton')}
           </button>
         </section>
       )}
 
       {view.state === 'permission' && (
         <section class="card" aria-labelledby="permission-h" id="permission">
-          <h2 id="permission-h">Allow Hushdrop to contact {hostOf(view.source.requestUrl)}?</h2>
+          <h2 id="permission-h">{t('payPermissionHeading', hostOf(view.source.requestUrl))}</h2>
           <p>
-            To read this payment request, Hushdrop needs to fetch it from{' '}
-            <span class="mono">{view.source.requestUrl}</span>. Your browser asks you first.
+            <Message id="payPermissionText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
           </p>
           <button type="button" id="allow" onClick={() => show(view.source, true)}>
-            Allow and fetch
+            {t('payAllowButton')}
           </button>
         </section>
       )}
@@ -257,12 +257,12 @@ export function App() {
           </p>
           {view.source && (
             <p class="small muted">
-              Link: <span class="mono">{view.source.requestUrl}</span>
+              <Message id="payFailedLink" args={[<span class="mono">{view.source.requestUrl}</span>]} />
             </p>
           )}
           {view.source && view.retry && (
             <button type="button" class="secondary" id="retry" onClick={() => show(view.source!, true)}>
-              Try again
+              {t('payTryAgain')}
             </button>
           )}
         </section>
@@ -318,19 +318,15 @@ function LoadedView({
           {...(first?.address ? { address: first.address } : {})}
           {...(first ? { amount: first.amount } : {})}
           {...(many
-            ? {
-                note: `This request has ${details.outputs.length} outputs. A wallet that reads payment requests (r=) pays them all; one that does not pays only the first, so pay the others yourself.`,
-              }
+            ? { note: plural('payManyOutputs', details.outputs.length) }
             : !first?.address
-              ? {
-                  note: 'The output is not a standard address: only a wallet that reads payment requests can pay it.',
-                }
+              ? { note: t('payCustomOutputNote') }
               : {})}
         />
       )}
       {evaluation.verdict === 'invalid' && (
         <p class="card error" id="not-payable">
-          Paying is switched off for this request because it is invalid.
+          {t('payNotPayable')}
         </p>
       )}
       {evaluation.verdict !== 'invalid' && details.paymentUrl && (
@@ -353,22 +349,20 @@ function PlainAddress({ source }: { source: AddressSource }) {
     <>
       <section class="card verdict verdict-unsigned" aria-labelledby="plain-h" id="plain">
         <h2 id="plain-h">
-          <span class="badge badge-unsigned">Plain address</span>A bitcoin: link without a payment request
+          <span class="badge badge-unsigned">{t('payPlainBadge')}</span>
+          {t('payPlainHeading')}
         </h2>
-        <p>
-          This link carries only an address{uri.amount ? ' and an amount' : ''}: nothing in it says who it is
-          from. Check them with the person you are paying.
-        </p>
+        <p>{t(uri.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly')}</p>
         <dl class="facts">
-          <dt>Address</dt>
+          <dt>{t('payAddress')}</dt>
           <dd>
             <bdi class="mono">{source.address}</bdi>
           </dd>
-          <dt>Network</dt>
+          <dt>{t('payNetwork')}</dt>
           <dd>{networkName(source.network)}</dd>
           {uri.amount !== undefined && (
             <>
-              <dt>Amount</dt>
+              <dt>{t('payAmount')}</dt>
               <dd id="total">
                 <strong>{btc(uri.amount)}</strong>
               </dd>
@@ -376,7 +370,7 @@ function PlainAddress({ source }: { source: AddressSource }) {
           )}
           {uri.label && (
             <>
-              <dt>Label</dt>
+              <dt>{t('payLabel')}</dt>
               <dd>
                 <bdi>{uri.label}</bdi>
               </dd>
@@ -384,7 +378,7 @@ function PlainAddress({ source }: { source: AddressSource }) {
           )}
           {uri.message && (
             <>
-              <dt>Message</dt>
+              <dt>{t('payMessage')}</dt>
               <dd>
                 <bdi>{uri.message}</bdi>
               </dd>

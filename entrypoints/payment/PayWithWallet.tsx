@@ -1,5 +1,6 @@
 import { CopyField } from '../../components/CopyField';
 import { QrCode } from '../../components/QrCode';
+import { t } from '../../lib/i18n';
 import { formatBtc } from '../../lib/payments/index';
 
 /**
@@ -20,26 +21,27 @@ export function PayWithWallet({
 }) {
   return (
     <section class="card" aria-labelledby="wallet-h" id="pay-wallet">
-      <h2 id="wallet-h">Pay with your wallet</h2>
+      <h2 id="wallet-h">{t('payWalletHeading')}</h2>
       <div class="pay-grid">
         <div class="qr-box">
-          <QrCode value={uri} label={`QR code of the bitcoin: link${address ? ` paying ${address}` : ''}`} />
+          <QrCode value={uri} label={address ? t('payQrLabelAddress', address) : t('payQrLabel')} />
         </div>
         <div class="grow">
-          <p>Scan the code with your phone’s wallet, or open the link in a wallet on this computer.</p>
+          <p>{t('payWalletText')}</p>
           <p>
             <a id="wallet-link" class="button" href={uri}>
-              Open in wallet
+              {t('payOpenInWallet')}
             </a>
           </p>
           {note && <p class="small muted">{note}</p>}
         </div>
       </div>
-      {address && <CopyField id="copy-address" label="Address" value={address} />}
+      {address && <CopyField id="copy-address" label={t('payAddress')} value={address} />}
       {amount !== undefined && amount > 0n && (
-        <CopyField id="copy-amount" label="Amount (BTC)" value={formatBtc(amount)} />
+        // As wallets and bitcoin: links write it (a point, no grouping), to paste into a wallet.
+        <CopyField id="copy-amount" label={t('payAmountBtc')} value={formatBtc(amount)} />
       )}
-      <CopyField id="copy-uri" label="bitcoin: link" value={uri} />
+      <CopyField id="copy-uri" label={t('payBitcoinLink')} value={uri} />
     </section>
   );
 }

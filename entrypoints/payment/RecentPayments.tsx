@@ -1,7 +1,6 @@
+import { formatDate, t } from '../../lib/i18n';
 import type { PaymentEntry } from '../../platform/history';
-import { btc, hostOf } from './format';
-
-const VERDICT_WORD = { verified: 'Verified', unsigned: 'Unsigned', invalid: 'Invalid' } as const;
+import { btc, hostOf, verdictWord } from './format';
 
 function reopenHref(entry: PaymentEntry): string {
   const q = new URLSearchParams({ r: entry.requestUrl });
@@ -9,13 +8,10 @@ function reopenHref(entry: PaymentEntry): string {
   return `/payment.html?${q}`;
 }
 
-const when = (ms: number) =>
-  new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 function status(entry: PaymentEntry, now: number): string {
-  if (entry.paidAt) return `Paid ${when(entry.paidAt)}`;
-  if (entry.expires !== undefined && entry.expires < now) return 'Expired';
-  return 'Not paid here';
+  if (entry.paidAt) return t('payStatusPaid', formatDate(entry.paidAt));
+  if (entry.expires !== undefined && entry.expires < now) return t('payBadgeExpired');
+  return t('payStatusNotPaid');
 }
 
 /** The payment requests viewed in this browser, newest first (merchant text as text only). */
@@ -24,20 +20,20 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
   const shown = entries.slice(0, limit);
   return (
     <section class="card" aria-labelledby="recent-h" id="recent">
-      <h2 id="recent-h">Recent payment requests</h2>
+      <h2 id="recent-h">{t('payRecentHeading')}</h2>
       {shown.length === 0 ? (
-        <p class="muted">None yet. Payment requests you open are listed here, only in this browser.</p>
+        <p class="muted">{t('payRecentNone')}</p>
       ) : (
         <table class="recent">
           <thead>
             <tr>
-              <th scope="col">Viewed</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">From</th>
+              <th scope="col">{t('payRecentViewed')}</th>
+              <th scope="col">{t('payRecentVerdict')}</th>
+              <th scope="col">{t('payRecentFrom')}</th>
               <th scope="col" class="amount">
-                Amount
+                {t('payAmount')}
               </th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('payRecentStatus')}</th>
             </tr>
           </thead>
           <tbody>
@@ -52,12 +48,12 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
                 <tr key={entry.id} data-id={entry.id} data-verdict={entry.verdict}>
                   <td>
                     <a href={reopenHref(entry)}>
-                      {when(entry.time)}
-                      <span class="sr-only"> (open again)</span>
+                      {formatDate(entry.time)}
+                      <span class="sr-only"> {t('payRecentOpenAgain')}</span>
                     </a>
                   </td>
                   <td>
-                    <span class={`badge badge-${entry.verdict}`}>{VERDICT_WORD[entry.verdict]}</span>
+                    <span class={`badge badge-${entry.verdict}`}>{verdictWord(entry.verdict)}</span>
                   </td>
                   <td>
                     {entry.verdict === 'verified' && entry.merchant ? (
@@ -65,7 +61,9 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
                     ) : (
                       <span>{hostOf(entry.requestUrl)}</span>
                     )}
-                    {entry.network === 'test' && <span class="small muted"> (test network)</span>}
+                    {entry.network === 'test' && (
+                      <span class="small muted"> {t('payRecentTestNetwork')}</span>
+                    )}
                   </td>
                   <td class="amount">{btc(total)}</td>
                   <td>

@@ -1,33 +1,28 @@
-import type { EvaluatedOutput } from '../../lib/payments/index';
+import { Message } from '../../components/Message';
+import { plural, t } from '../../lib/i18n';
+import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib/payments/index';
 import {
   CLOCK_TOLERANCE_S,
   clockOffsetSeconds,
   type LoadedRequest,
   secondsLeft,
 } from '../../platform/payment-flow';
-import { btc, formatDuration, formatSeconds, hostOf, networkName } from './format';
+import { btc, formatDuration, hostOf, networkName, verdictWord } from './format';
 
 /**
  * The verdict and what the request asks for. Everything that came from the merchant (memo,
  * names, addresses) is rendered as Preact text, inside <bdi> so right-to-left tricks stay put.
  */
 
-const HEADLINE = {
-  verified: 'Verified',
-  unsigned: 'Unsigned',
-  invalid: 'Invalid',
-} as const;
-
 export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
   const { evaluation, site } = loaded;
   const { verdict, merchant } = evaluation;
   const plainHttp = loaded.fetchWarnings;
   const expired = (secondsLeft(evaluation.details, now) ?? 0) < 0;
-  const siteWord = site.from === 'page' ? 'the site you came from' : 'the address the request came from';
+  const fromPage = site.from === 'page';
   // The host mismatch sentence is shown by the site check below, not twice.
-  const warnings = evaluation.warnings.filter(
-    (w) => !(merchant && w.includes('which is not the site you are on')),
-  );
+  const mismatch = merchant && hostMismatchWarning(merchant.commonName, site.host);
+  const warnings = evaluation.warnings.filter((w) => w !== mismatch);
   return (
     <section
       class={`card verdict verdict-${verdict}${expired ? ' verdict-expired' : ''}`}
@@ -36,21 +31,21 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
       data-verdict={verdict}
     >
       <h2 id="verdict-h">
-        <span class={`badge badge-${verdict}`}>{HEADLINE[verdict]}</span>
-        {expired && <span class="badge badge-invalid">Expired</span>}
+        <span class={`badge badge-${verdict}`}>{verdictWord(verdict)}</span>
+        {expired && <span class="badge badge-invalid">{t('payBadgeExpired')}</span>}
         {verdict === 'verified' && merchant && (
           <span>
-            Payment request from <bdi id="merchant-name">{merchant.commonName}</bdi>
+            <Message id="payVerifiedHeading" args={[<bdi id="merchant-name">{merchant.commonName}</bdi>]} />
           </span>
         )}
-        {verdict === 'unsigned' && <span>Nothing proves who made this payment request</span>}
-        {verdict === 'invalid' && <span>Do not pay this payment request</span>}
+        {verdict === 'unsigned' && <span>{t('payUnsignedHeading')}</span>}
+        {verdict === 'invalid' && <span>{t('payInvalidHeading')}</span>}
       </h2>
       {plainHttp.length > 0 && (
         <div class="callout" id="http-warning">
           {plainHttp.map((w) => (
             <p key={w} class="warn">
-              Warning: {w}
+              {t('payWarning', w)}
             </p>
           ))}
         </div>
@@ -58,44 +53,43 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
       {verdict === 'verified' && merchant && (
         <>
           <p>
-            Signed by the holder of a certificate for <bdi>{merchant.commonName}</bdi>
-            {merchant.organization ? (
-              <>
-                {' '}
-                (<bdi>{merchant.organization}</bdi>)
-              </>
-            ) : null}
-            , issued by <bdi id="merchant-issuer">{merchant.issuer}</bdi>
-            {merchant.trustAnchor !== merchant.issuer ? (
-              <>
-                {' '}
-                under <bdi>{merchant.trustAnchor}</bdi>
-              </>
-            ) : null}
-            .
+            <Message
+              id={merchant.trustAnchor !== merchant.issuer ? 'paySignedByUnder' : 'paySignedBy'}
+              args={[
+                <>
+                  <bdi>{merchant.commonName}</bdi>
+                  {merchant.organization ? (
+                    <>
+                      {' '}
+                      (<bdi>{merchant.organization}</bdi>)
+                    </>
+                  ) : null}
+                </>,
+                <bdi id="merchant-issuer">{merchant.issuer}</bdi>,
+                <bdi>{merchant.trustAnchor}</bdi>,
+              ]}
+            />
           </p>
           {evaluation.hostMatches === true && (
             <p class="ok" id="site-check">
-              ✓ This matches {siteWord} ({site.host}).
+              ✓ {t(fromPage ? 'paySiteMatchesPage' : 'paySiteMatchesRequest', site.host)}
             </p>
           )}
           {evaluation.hostMatches === false && (
             <p class="error" id="site-check">
-              ✗ This certificate is not for {siteWord} ({site.host}). A valid certificate only proves a domain
-              name: make sure <bdi>{merchant.commonName}</bdi> is who you mean to pay.
+              ✗{' '}
+              <Message
+                id={fromPage ? 'paySiteMismatchPage' : 'paySiteMismatchRequest'}
+                args={[site.host, <bdi>{merchant.commonName}</bdi>]}
+              />
             </p>
           )}
         </>
       )}
-      {verdict === 'unsigned' && (
-        <p>
-          It came from {hostOf(loaded.requestUrl)}, but no certificate says who made it, so Hushdrop shows no
-          merchant name.
-        </p>
-      )}
+      {verdict === 'unsigned' && <p>{t('payUnsignedText', hostOf(loaded.requestUrl))}</p>}
       {verdict === 'invalid' && (
         <>
-          <p>Hushdrop found problems that make this request untrustworthy:</p>
+          <p>{t('payInvalidText')}</p>
           <ul id="reasons">
             {evaluation.reasons.map((r) => (
               <li key={r} class="error">
@@ -106,7 +100,7 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         </>
       )}
       {warnings.length > 0 && (
-        <ul id="warnings" aria-label="Warnings">
+        <ul id="warnings" aria-label={t('payWarnings')}>
           {warnings.map((w) => (
             <li key={w} class="warn">
               {w}
@@ -127,13 +121,13 @@ function OutputRow({ output, index }: { output: EvaluatedOutput; index: number }
           <bdi class="mono">{output.address}</bdi>
         ) : (
           <>
-            <span class="warn">Custom script</span>{' '}
-            <span class="small muted">(not a standard address; most wallets cannot check where it goes)</span>
-            <div class="mono small">{output.script.slice(0, 160) || 'empty'}</div>
+            <span class="warn">{t('payCustomScript')}</span>{' '}
+            <span class="small muted">{t('payCustomScriptNote')}</span>
+            <div class="mono small">{output.script.slice(0, 160) || t('payEmpty')}</div>
           </>
         )}
       </td>
-      <td class="amount">{output.amount === 0n ? 'any amount' : btc(output.amount)}</td>
+      <td class="amount">{output.amount === 0n ? t('payAnyAmount') : btc(output.amount)}</td>
     </tr>
   );
 }
@@ -141,18 +135,17 @@ function OutputRow({ output, index }: { output: EvaluatedOutput; index: number }
 export function ExpiryLine({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
   const { details } = loaded.evaluation;
   const left = secondsLeft(details, now);
-  if (left === undefined) return <span>Does not expire.</span>;
+  if (left === undefined) return <span>{t('payNoExpiry')}</span>;
   if (left < 0) {
     return (
       <span class="error" id="expiry">
-        Expired {formatDuration(-left)} ago ({formatSeconds(details.expires!)}). Do not pay it: ask the
-        merchant for a new one.
+        {t('payExpiredAgo', formatDuration(-left), formatTime(details.expires!))}
       </span>
     );
   }
   return (
     <span id="expiry" class={left < 120 ? 'warn' : ''}>
-      {formatDuration(left)} left (until {formatSeconds(details.expires!)}).
+      {t('payTimeLeft', formatDuration(left), formatTime(details.expires!))}
     </span>
   );
 }
@@ -165,8 +158,8 @@ function ClockWarning({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
   return (
     <p class="warn" id="clock-warning">
       {atFetch < 0
-        ? `This request says it was made ${formatDuration(-atFetch)} in the future: your computer’s clock or the merchant’s is wrong, so the time left shown here may be off.`
-        : `This request says it was made ${formatDuration(atFetch)} before you opened it. If that is not so, your computer’s clock or the merchant’s is wrong, and the time left shown here may be off.`}
+        ? t('payClockAhead', formatDuration(-atFetch))
+        : t('payClockBehind', formatDuration(atFetch))}
     </p>
   );
 }
@@ -177,50 +170,48 @@ export function DetailsCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
   const invalid = evaluation.verdict === 'invalid';
   return (
     <section class="card" aria-labelledby="details-h" id="details">
-      <h2 id="details-h">
-        {invalid ? 'What the request claims (not to be relied on)' : 'What the merchant asks for'}
-      </h2>
+      <h2 id="details-h">{t(invalid ? 'payDetailsHeadingInvalid' : 'payDetailsHeading')}</h2>
       <dl class="facts">
-        <dt>Memo</dt>
+        <dt>{t('payMemo')}</dt>
         <dd>
           {details.memo ? (
             <blockquote class="memo" id="memo">
               <bdi>{details.memo}</bdi>
             </blockquote>
           ) : (
-            <span class="muted">No memo.</span>
+            <span class="muted">{t('payNoMemo')}</span>
           )}
         </dd>
-        <dt>Network</dt>
+        <dt>{t('payNetwork')}</dt>
         <dd id="network">{networkName(details.network)}</dd>
-        <dt>Total</dt>
+        <dt>{t('payTotal')}</dt>
         <dd id="total">
-          <strong>{details.total === 0n ? 'You choose the amount' : btc(details.total)}</strong>
+          <strong>{details.total === 0n ? t('payYouChoose') : btc(details.total)}</strong>
         </dd>
-        <dt>Expires</dt>
+        <dt>{t('payExpires')}</dt>
         <dd>
           <ExpiryLine loaded={loaded} now={now} />
         </dd>
-        <dt>Made</dt>
-        <dd>{formatSeconds(details.time)}</dd>
-        <dt>Fetched from</dt>
+        <dt>{t('payMade')}</dt>
+        <dd>{formatTime(details.time)}</dd>
+        <dt>{t('payFetchedFrom')}</dt>
         <dd class="mono">{loaded.requestUrl}</dd>
         {loaded.pageUrl && (
           <>
-            <dt>Found on</dt>
+            <dt>{t('payFoundOn')}</dt>
             <dd class="mono">{loaded.pageUrl}</dd>
           </>
         )}
       </dl>
       <ClockWarning loaded={loaded} now={now} />
       <table id="outputs">
-        <caption class="sr-only">Outputs: where the money goes</caption>
+        <caption class="sr-only">{t('payOutputsCaption')}</caption>
         <thead>
           <tr>
             <th scope="col">#</th>
-            <th scope="col">Pay to</th>
+            <th scope="col">{t('payPayTo')}</th>
             <th scope="col" class="amount">
-              Amount
+              {t('payAmount')}
             </th>
           </tr>
         </thead>
@@ -232,7 +223,7 @@ export function DetailsCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         <tfoot>
           <tr>
             <th scope="row" colSpan={2}>
-              Total
+              {t('payTotal')}
             </th>
             <td class="amount">
               <strong>{btc(details.total)}</strong>
@@ -241,10 +232,7 @@ export function DetailsCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         </tfoot>
       </table>
       {details.unknownFieldCount > 0 && (
-        <p class="small muted">
-          The request carries {details.unknownFieldCount} field{details.unknownFieldCount === 1 ? '' : 's'}{' '}
-          Hushdrop does not know; they were kept but not shown.
-        </p>
+        <p class="small muted">{plural('payUnknownFields', details.unknownFieldCount)}</p>
       )}
     </section>
   );

@@ -1,5 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
-import { type BuiltPayment, isAddress, type Network, type PaymentReceipt } from '../../lib/payments/index';
+import { t } from '../../lib/i18n';
+import {
+  type BuiltPayment,
+  formatTime,
+  isAddress,
+  type Network,
+  type PaymentReceipt,
+} from '../../lib/payments/index';
 import type { PaymentEntry } from '../../platform/history';
 import {
   askToContact,
@@ -11,7 +18,7 @@ import {
   secondsLeft,
   sendPrepared,
 } from '../../platform/payment-flow';
-import { formatSeconds, hostOf } from './format';
+import { hostOf } from './format';
 
 type Phase =
   | { kind: 'editing' }
@@ -47,8 +54,8 @@ export function SendPayment({
   const refundProblem =
     refund !== '' && !isAddress(refund, network)
       ? isAddress(refund, network === 'main' ? 'test' : 'main')
-        ? `This is a ${network === 'main' ? 'test network' : 'main network'} address; this request is for ${network === 'main' ? 'the main network' : 'the test network'}.`
-        : 'This is not a valid Bitcoin address.'
+        ? t(network === 'main' ? 'payRefundIsTest' : 'payRefundIsMain')
+        : t('payRefundInvalid')
       : undefined;
 
   const edit = (patch: Partial<PaymentForm>) => {
@@ -79,7 +86,7 @@ export function SendPayment({
     e.preventDefault();
     if (phase.kind === 'sending' || phase.kind === 'paid') return;
     if (refundProblem) {
-      setPhase({ kind: 'failed', message: `The refund address is wrong: ${refundProblem}`, retry: false });
+      setPhase({ kind: 'failed', message: t('payRefundWrong', refundProblem), retry: false });
       return;
     }
     let payment: BuiltPayment;
@@ -98,7 +105,7 @@ export function SendPayment({
     if (!allowed) {
       setPhase({
         kind: 'failed',
-        message: `Hushdrop was not allowed to contact ${hostOf(details.paymentUrl!)}, so the payment was not sent.`,
+        message: t('payNotAllowed', hostOf(details.paymentUrl!)),
         retry: true,
       });
       return;
@@ -110,19 +117,19 @@ export function SendPayment({
   if (phase.kind === 'paid') {
     return (
       <section class="card verdict verdict-verified" aria-labelledby="send-h" id="send-payment">
-        <h2 id="send-h">Payment sent</h2>
+        <h2 id="send-h">{t('paySentHeading')}</h2>
         <p class="ok" role="status">
-          The merchant ({hostOf(details.paymentUrl!)}) acknowledged the payment.
+          {t('payAcknowledged', hostOf(details.paymentUrl!))}
         </p>
         {phase.receipt.memo ? (
           <>
-            <p>Their message:</p>
+            <p>{t('payTheirMessage')}</p>
             <blockquote class="memo" id="ack-memo">
               <bdi>{phase.receipt.memo}</bdi>
             </blockquote>
           </>
         ) : (
-          <p class="muted">They sent no message.</p>
+          <p class="muted">{t('payNoMessage')}</p>
         )}
         {phase.receipt.warnings.map((w) => (
           <p key={w} class="warn">
@@ -137,22 +144,19 @@ export function SendPayment({
   const busy = phase.kind === 'sending';
   return (
     <section class="card" aria-labelledby="send-h" id="send-payment">
-      <h2 id="send-h">Send the payment to the merchant</h2>
+      <h2 id="send-h">{t('paySendHeading')}</h2>
       <p class="small muted" hidden={expired}>
-        If your wallet can make a signed transaction without broadcasting it, paste it here: Hushdrop sends it
-        with your refund address to {hostOf(details.paymentUrl!)}, as this request asks. Hushdrop does not
-        broadcast it. If the merchant refuses it, check with them before you broadcast it yourself.
+        {t('paySendText', hostOf(details.paymentUrl!))}
       </p>
       {expired && (
         <p class="error" role="alert" id="expired-block">
-          This payment request expired on {formatSeconds(details.expires!)}: sending is blocked. Ask the
-          merchant for a new one.
+          {t('paySendExpired', formatTime(details.expires!))}
         </p>
       )}
       <form onSubmit={submit} noValidate hidden={expired}>
         <fieldset disabled={expired || busy} class="bare">
-          <legend class="sr-only">Payment</legend>
-          <label for="pay-tx">Signed transaction(s), as hex</label>
+          <legend class="sr-only">{t('payPaymentLegend')}</legend>
+          <label for="pay-tx">{t('payTransactionsLabel')}</label>
           <textarea
             id="pay-tx"
             class="mono"
@@ -164,10 +168,10 @@ export function SendPayment({
             onInput={(e) => edit({ transactionsHex: e.currentTarget.value })}
           />
           <p id="pay-tx-hint" class="small muted">
-            One or more transactions, separated by spaces or new lines.
+            {t('payTransactionsHint')}
           </p>
           <label for="pay-refund">
-            Refund address ({network === 'main' ? 'Bitcoin main network' : 'Bitcoin test network'})
+            {t(network === 'main' ? 'payRefundLabelMain' : 'payRefundLabelTest')}
           </label>
           <input
             id="pay-refund"
@@ -181,9 +185,9 @@ export function SendPayment({
             onInput={(e) => edit({ refundAddress: e.currentTarget.value })}
           />
           <p id="pay-refund-hint" class={`small ${refundProblem ? 'error' : 'muted'}`}>
-            {refundProblem ?? 'Where the merchant can send money back. Use an address of your own wallet.'}
+            {refundProblem ?? t('payRefundHint')}
           </p>
-          <label for="pay-memo">Note to the merchant (optional)</label>
+          <label for="pay-memo">{t('payNoteLabel')}</label>
           <input
             id="pay-memo"
             type="text"
@@ -193,7 +197,7 @@ export function SendPayment({
           />
           {phase.kind === 'confirm' && (
             <div class="callout" id="pay-confirm">
-              <p class="warn">Before you send:</p>
+              <p class="warn">{t('payBeforeSending')}</p>
               <ul>
                 {phase.payment.warnings.map((w) => (
                   <li key={w} class="warn">
@@ -205,24 +209,26 @@ export function SendPayment({
           )}
           <div class="row" style={{ marginTop: '12px' }}>
             <button id="pay-send" type="submit">
-              {phase.kind === 'confirm'
-                ? 'Send anyway'
-                : phase.kind === 'failed' && phase.retry
-                  ? 'Try sending again'
-                  : busy
-                    ? 'Sending…'
-                    : 'Send payment'}
+              {t(
+                phase.kind === 'confirm'
+                  ? 'paySendAnyway'
+                  : phase.kind === 'failed' && phase.retry
+                    ? 'paySendAgain'
+                    : busy
+                      ? 'paySending'
+                      : 'paySendButton',
+              )}
             </button>
             {phase.kind === 'confirm' && (
               <button type="button" class="secondary" onClick={() => setPhase({ kind: 'editing' })}>
-                Cancel
+                {t('payCancel')}
               </button>
             )}
           </div>
         </fieldset>
       </form>
       <div aria-live="polite">
-        {busy && <p role="status">Sending the payment to {hostOf(details.paymentUrl!)}…</p>}
+        {busy && <p role="status">{t('paySendingTo', hostOf(details.paymentUrl!))}</p>}
       </div>
       {phase.kind === 'failed' && (
         <p class="error" role="alert" id="pay-error">

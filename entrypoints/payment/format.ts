@@ -1,36 +1,47 @@
-import { formatBtc } from '../../lib/payments/index';
+import { plural, t } from '../../lib/i18n';
+import { formatBtcForPeople, type Verdict } from '../../lib/payments/index';
 
-/** 0.0015 BTC, exactly. */
-export const btc = (satoshis: bigint) => `${formatBtc(satoshis)} BTC`;
+/** 0.0015 BTC, exactly, with the language's decimal sign. */
+export const btc = formatBtcForPeople;
 
-const unit = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** 3725 → "1 hour 2 minutes"; 95 → "1 minute 35 seconds"; whole and rounded down. */
+/** 3725 → "1 hour 2 minutes"; 95 → "1 minute 35 seconds"; 900 → "15 minutes"; whole, rounded down. */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.floor(totalSeconds));
-  if (s >= 1e11) return 'thousands of years';
+  if (s >= 1e11) return t('payDurationMillennia');
   const days = Math.floor(s / 86_400);
   const hours = Math.floor((s % 86_400) / 3600);
   const minutes = Math.floor((s % 3600) / 60);
   const seconds = s % 60;
-  if (days >= 365) return unit(Math.floor(days / 365), 'year');
-  if (days > 0) return hours > 0 ? `${unit(days, 'day')} ${unit(hours, 'hour')}` : unit(days, 'day');
+  const two = (a: string, b: string) => t('payDurationTwo', a, b);
+  if (days >= 365) return plural('payYears', Math.floor(days / 365));
+  if (days > 0)
+    return hours > 0 ? two(plural('payDays', days), plural('payHours', hours)) : plural('payDays', days);
   if (hours > 0)
-    return minutes > 0 ? `${unit(hours, 'hour')} ${unit(minutes, 'minute')}` : unit(hours, 'hour');
-  if (minutes > 0) return `${unit(minutes, 'minute')} ${unit(seconds, 'second')}`;
-  return unit(seconds, 'second');
-}
-
-/** Seconds since the epoch (bigint) as a local date and time, or a plain sentence when out of range. */
-export function formatSeconds(seconds: bigint): string {
-  if (seconds > 8_640_000_000_000n) return 'a date too far in the future to show';
-  return new Date(Number(seconds) * 1000).toLocaleString();
+    return minutes > 0
+      ? two(plural('payHours', hours), plural('payMinutes', minutes))
+      : plural('payHours', hours);
+  if (minutes > 0)
+    return seconds > 0
+      ? two(plural('payMinutes', minutes), plural('paySeconds', seconds))
+      : plural('payMinutes', minutes);
+  return plural('paySeconds', seconds);
 }
 
 export function networkName(network: string): string {
-  if (network === 'main') return 'Bitcoin (main network)';
-  if (network === 'test') return 'Bitcoin test network (its coins have no value)';
-  return `an unknown network (“${network.slice(0, 40)}”)`;
+  if (network === 'main') return t('payNetworkMain');
+  if (network === 'test') return t('payNetworkTestName');
+  return t('payNetworkOther', network.slice(0, 40));
+}
+
+/** The one word for a verdict, on badges and in the recent list. */
+export function verdictWord(verdict: Verdict): string {
+  return t(
+    verdict === 'verified'
+      ? 'payVerdictVerified'
+      : verdict === 'unsigned'
+        ? 'payVerdictUnsigned'
+        : 'payVerdictInvalid',
+  );
 }
 
 export function hostOf(url: string): string {

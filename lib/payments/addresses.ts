@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, bech32m, createBase58check } from '@scure/base';
+import { type MessageKey, t } from '../i18n';
 import { PaymentError } from './errors';
 
 /**
@@ -75,9 +76,12 @@ export function describeScript(script: Uint8Array, network: Network): ScriptInfo
   return { type: 'custom' };
 }
 
-function badAddress(text: string, network: Network, why: string): PaymentError {
-  const which = network === 'main' ? 'Bitcoin' : 'Bitcoin testnet';
-  return new PaymentError('bad-address', `"${text}" is not a valid ${which} address: ${why}.`);
+/** `why` names the message that ends the sentence ("it is empty"). */
+function badAddress(text: string, network: Network, why: MessageKey): PaymentError {
+  return new PaymentError(
+    'bad-address',
+    t(network === 'main' ? 'payAddressInvalidMain' : 'payAddressInvalidTest', text, t(why)),
+  );
 }
 
 /**
@@ -86,22 +90,21 @@ function badAddress(text: string, network: Network, why: string): PaymentError {
  */
 export function addressToScript(address: string, network: Network): Uint8Array {
   const text = address.trim();
-  if (text === '') throw badAddress(text, network, 'it is empty');
+  if (text === '') throw badAddress(text, network, 'payAddressEmpty');
   const p = PARAMS[network];
   const lower = text.toLowerCase();
   if (lower.startsWith(`${p.hrp}1`) || /^(bc|tb|bcrt)1/.test(lower)) {
-    if (!lower.startsWith(`${p.hrp}1`)) throw badAddress(text, network, 'it belongs to another network');
-    if (text !== lower && text !== text.toUpperCase())
-      throw badAddress(text, network, 'it mixes upper and lower case');
+    if (!lower.startsWith(`${p.hrp}1`)) throw badAddress(text, network, 'payAddressOtherNetwork');
+    if (text !== lower && text !== text.toUpperCase()) throw badAddress(text, network, 'payAddressMixedCase');
     return segwitScript(lower, network);
   }
   let payload: Uint8Array;
   try {
     payload = base58check.decode(text);
   } catch {
-    throw badAddress(text, network, 'its checksum or characters are wrong');
+    throw badAddress(text, network, 'payAddressBadCharacters');
   }
-  if (payload.length !== 21) throw badAddress(text, network, 'it has the wrong length');
+  if (payload.length !== 21) throw badAddress(text, network, 'payAddressLength');
   const hash = payload.subarray(1);
   if (payload[0] === p.p2pkh) {
     return Uint8Array.of(OP_DUP, OP_HASH160, 20, ...hash, OP_EQUALVERIFY, OP_CHECKSIG);
@@ -109,25 +112,25 @@ export function addressToScript(address: string, network: Network): Uint8Array {
   if (payload[0] === p.p2sh) return Uint8Array.of(OP_HASH160, 20, ...hash, OP_EQUAL);
   const other = network === 'main' ? PARAMS.test : PARAMS.main;
   if (payload[0] === other.p2pkh || payload[0] === other.p2sh) {
-    throw badAddress(text, network, 'it belongs to another network');
+    throw badAddress(text, network, 'payAddressOtherNetwork');
   }
-  throw badAddress(text, network, 'its version byte is unknown');
+  throw badAddress(text, network, 'payAddressVersion');
 }
 
 function segwitScript(address: string, network: Network): Uint8Array {
   // BIP350: v0 uses bech32, v1+ uses bech32m; try both and keep the one whose checksum holds.
   const decoded = bech32.decodeUnsafe(address, 90) ?? bech32m.decodeUnsafe(address, 90);
-  if (!decoded || decoded.words.length === 0) throw badAddress(address, network, 'its checksum is wrong');
+  if (!decoded || decoded.words.length === 0) throw badAddress(address, network, 'payAddressChecksum');
   const version = decoded.words[0]!;
   const isBech32m = !bech32.decodeUnsafe(address, 90);
-  if (version > 16) throw badAddress(address, network, 'its witness version is invalid');
-  if ((version === 0) === isBech32m) throw badAddress(address, network, 'it uses the wrong checksum variant');
+  if (version > 16) throw badAddress(address, network, 'payAddressWitnessVersion');
+  if ((version === 0) === isBech32m) throw badAddress(address, network, 'payAddressChecksumVariant');
   const program = bech32.fromWordsUnsafe(decoded.words.slice(1));
-  if (!program) throw badAddress(address, network, 'its data is padded wrongly');
+  if (!program) throw badAddress(address, network, 'payAddressPadding');
   if (program.length < 2 || program.length > 40)
-    throw badAddress(address, network, 'its program has a wrong length');
+    throw badAddress(address, network, 'payAddressProgramLength');
   if (version === 0 && program.length !== 20 && program.length !== 32) {
-    throw badAddress(address, network, 'its program has a wrong length');
+    throw badAddress(address, network, 'payAddressProgramLength');
   }
   return Uint8Array.of(version === 0 ? OP_0 : OP_1 + version - 1, program.length, ...program);
 }

@@ -1,5 +1,6 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { t } from '../i18n';
 import { PaymentError } from './errors';
 
 /** Reading X.509 certificates with pkijs: parsing, names, and the leaf's public key. */
@@ -15,7 +16,7 @@ const MAX_CERTIFICATE_BYTES = 16_384;
 
 export function parseCertificate(der: Uint8Array): pkijs.Certificate {
   if (der.length === 0 || der.length > MAX_CERTIFICATE_BYTES) {
-    throw new PaymentError('malformed', "One of the merchant's certificates is empty or too large.");
+    throw new PaymentError('malformed', t('payCertificateSize'));
   }
   try {
     const asn1 = asn1js.fromBER(new Uint8Array(der));
@@ -23,9 +24,7 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
     if (asn1.offset === -1 || asn1.offset !== der.length) throw new Error('not a single DER value');
     return new pkijs.Certificate({ schema: asn1.result });
   } catch (error) {
-    throw new PaymentError('malformed', "One of the merchant's certificates cannot be read.", {
-      cause: error,
-    });
+    throw new PaymentError('malformed', t('payCertificateUnreadable'), { cause: error });
   }
 }
 
@@ -52,7 +51,7 @@ export function displayNameOf(name: pkijs.RelativeDistinguishedNames): string {
     commonNameOf(name) ??
     attribute(name, OID_ORGANIZATIONAL_UNIT) ??
     organizationOf(name) ??
-    'an unnamed certificate authority'
+    t('payUnnamedAuthority')
   );
 }
 

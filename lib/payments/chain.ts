@@ -1,4 +1,5 @@
 import * as pkijs from 'pkijs';
+import { formatDate, t } from '../i18n';
 import { displayNameOf, parseCertificate } from './certificates';
 import { PaymentError } from './errors';
 import { MAX_CERTIFICATES } from './limits';
@@ -35,7 +36,7 @@ const MAX_ISSUER_LOOKUPS = 4 * (MAX_CERTIFICATES + 2);
 const KEY_USAGE = '2.5.29.15';
 const BASIC_CONSTRAINTS = '2.5.29.19';
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
+const day = (date: Date) => formatDate(date, { timeStyle: undefined });
 
 function sameCertificate(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
   const x = a.tbsView;
@@ -53,9 +54,10 @@ async function isSelfSigned(certificate: pkijs.Certificate, engine: pkijs.ICrypt
 }
 
 function validityProblem(certificate: pkijs.Certificate, now: Date, who: string): string | undefined {
-  if (certificate.notAfter.value < now) return `${who} expired on ${day(certificate.notAfter.value)}.`;
+  if (certificate.notAfter.value < now)
+    return t('payCertificateExpired', who, day(certificate.notAfter.value));
   if (certificate.notBefore.value > now)
-    return `${who} is not valid before ${day(certificate.notBefore.value)}.`;
+    return t('payCertificateNotYet', who, day(certificate.notBefore.value));
   return undefined;
 }
 
@@ -66,7 +68,7 @@ function leafKeyUsageProblem(leaf: pkijs.Certificate): string | undefined {
   const bits = (extension.parsedValue as { valueBlock?: { valueHexView?: Uint8Array } } | undefined)
     ?.valueBlock?.valueHexView;
   if (!bits || bits.length === 0 || (bits[0]! & 0x80) === 0) {
-    return "The merchant's certificate is not allowed to sign anything.";
+    return t('payCertificateCannotSign');
   }
   return undefined;
 }
@@ -77,7 +79,7 @@ function pathLengthProblem(path: pkijs.Certificate[]): string | undefined {
     const extension = path[i]!.extensions?.find((e) => e.extnID === BASIC_CONSTRAINTS);
     const limit = (extension?.parsedValue as pkijs.BasicConstraints | undefined)?.pathLenConstraint;
     if (typeof limit === 'number' && i - 1 > limit) {
-      return `The certificate authority "${displayNameOf(path[i]!.subject)}" may not certify that many levels below it.`;
+      return t('payAuthorityPathLength', displayNameOf(path[i]!.subject));
     }
   }
   return undefined;
@@ -86,14 +88,14 @@ function pathLengthProblem(path: pkijs.Certificate[]): string | undefined {
 function describeEngineFailure(code: number, message: string): string {
   switch (code) {
     case 8:
-      return 'A certificate in the chain has expired or is not yet valid.';
+      return t('payChainDates');
     case 14:
-      return 'A certificate in the chain acts as a certificate authority without being one.';
+      return t('payChainFalseAuthority');
     default:
       if (/certificate path|No valid|Unable to find/i.test(message)) {
-        return "The merchant's certificate does not lead to a certificate authority we trust.";
+        return t('payChainUntrusted');
       }
-      return `The merchant's certificate chain is not valid (${message || 'unknown reason'}).`;
+      return t('payChainInvalid', message || t('payUnknownReason'));
   }
 }
 
@@ -102,12 +104,11 @@ function describeEngineFailure(code: number, message: string): string {
  * every failure is a `{ ok: false, reason }` with a sentence.
  */
 export async function validateChain(ders: Uint8Array[], options: ChainOptions): Promise<ChainResult> {
-  if (ders.length === 0)
-    return { ok: false, reason: 'The payment request is signed but carries no certificate.' };
+  if (ders.length === 0) return { ok: false, reason: t('paySignedNoCertificate') };
   if (ders.length > MAX_CERTIFICATES) {
     return {
       ok: false,
-      reason: `The payment request carries ${ders.length} certificates; at most ${MAX_CERTIFICATES} are accepted.`,
+      reason: t('payChainTooLong', ders.length, MAX_CERTIFICATES),
     };
   }
   let certificates: pkijs.Certificate[];
@@ -116,7 +117,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
   } catch (error) {
     return {
       ok: false,
-      reason: error instanceof PaymentError ? error.message : 'A certificate cannot be read.',
+      reason: error instanceof PaymentError ? error.message : t('payChainUnreadable'),
     };
   }
   const engine = new pkijs.CryptoEngine({ name: 'hushdrop', crypto: { subtle: options.subtle } as Crypto });
@@ -124,7 +125,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
   let intermediates = certificates.slice(1);
 
   const leafProblem =
-    validityProblem(leaf, options.now, "The merchant's certificate") ?? leafKeyUsageProblem(leaf);
+    validityProblem(leaf, options.now, t('payWhatMerchantCertificate')) ?? leafKeyUsageProblem(leaf);
   if (leafProblem) return { ok: false, reason: leafProblem };
 
   // BIP70 lets the sender include the root (BitPay's has serial number 0). A self-signed
@@ -141,7 +142,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
   if (candidates.length === 0) {
     return {
       ok: false,
-      reason: "The merchant's certificate does not lead to a certificate authority we trust.",
+      reason: t('payChainUntrusted'),
     };
   }
 
@@ -179,7 +180,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
         const problem = validityProblem(
           certificate,
           options.now,
-          `The certificate authority "${displayNameOf(certificate.subject)}"`,
+          t('payWhatAuthority', displayNameOf(certificate.subject)),
         );
         if (problem) return { ok: false, reason: problem };
       }
@@ -189,7 +190,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
   const path = result.certificatePath ?? [];
   const anchor = path.at(-1);
   if (path.length < 2 || !sameCertificate(path[0]!, leaf) || !anchor) {
-    return { ok: false, reason: "The merchant's certificate chain could not be followed to a trusted root." };
+    return { ok: false, reason: t('payChainNoRoot') };
   }
   const lengthProblem = pathLengthProblem(path);
   if (lengthProblem) return { ok: false, reason: lengthProblem };

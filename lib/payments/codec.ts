@@ -1,4 +1,5 @@
 import $protobuf from 'protobufjs/minimal.js';
+import { plural, t } from '../i18n';
 import { PaymentError } from './errors';
 import { payments } from './gen/payments.js';
 import { MAX_PAYMENT_ACK_BYTES, MAX_PAYMENT_BYTES, MAX_PAYMENT_REQUEST_BYTES } from './limits';
@@ -107,10 +108,7 @@ function toBigInt(value: LongLike): bigint {
   if (typeof value === 'number') {
     // Only reachable if long.js were missing; refuse rather than lose precision.
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new PaymentError(
-        'malformed',
-        'A 64-bit number in the payment message could not be read exactly.',
-      );
+      throw new PaymentError('malformed', t('payCodecInexact'));
     }
     return BigInt(value);
   }
@@ -120,7 +118,7 @@ function toBigInt(value: LongLike): bigint {
 /** The writer takes {low, high} objects without needing long.js. */
 function toLongBits(value: bigint): { low: number; high: number; unsigned: boolean } {
   if (value < 0n || value > UINT64_MAX) {
-    throw new PaymentError('bad-input', 'An amount or time does not fit in 64 bits.');
+    throw new PaymentError('bad-input', t('payCodecTooBig'));
   }
   return {
     low: Number(value & 0xffffffffn) | 0,
@@ -149,20 +147,23 @@ function readerFor(bytes: Uint8Array): $protobuf.Reader {
   return reader;
 }
 
-function checkInput(bytes: unknown, limit: number, what: string): asserts bytes is Uint8Array {
+/** The message being read, as the subject of a sentence ("The payment request …"). */
+type Subject = 'payWhatRequest' | 'payWhatDetails' | 'payWhatCertificates' | 'payWhatPayment' | 'payWhatAck';
+
+function checkInput(bytes: unknown, limit: number, what: Subject): asserts bytes is Uint8Array {
   if (!(bytes instanceof Uint8Array)) {
-    throw new PaymentError('bad-input', `The ${what} must be given as bytes.`);
+    throw new PaymentError('bad-input', t('payCodecNotBytes', t(what)));
   }
   if (bytes.length > limit) {
     throw new PaymentError(
       'too-large',
-      `The ${what} is too large (${bytes.length} bytes; at most ${limit} bytes are allowed).`,
+      t('payCodecTooLarge', t(what), plural('bytes', bytes.length), plural('bytes', limit)),
     );
   }
 }
 
 /** Runs a generated decoder and turns whatever it throws into one readable PaymentError. */
-function decodeWith<T>(what: string, decode: () => T): T {
+function decodeWith<T>(what: Subject, decode: () => T): T {
   try {
     return decode();
   } catch (error) {
@@ -170,17 +171,9 @@ function decodeWith<T>(what: string, decode: () => T): T {
     const text = error instanceof Error ? error.message : '';
     const missing = /missing required '([^']+)'/.exec(text);
     if (missing) {
-      throw new PaymentError(
-        'malformed',
-        `The ${what} is incomplete: it lacks the required field "${missing[1]}".`,
-        {
-          cause: error,
-        },
-      );
+      throw new PaymentError('malformed', t('payCodecIncomplete', t(what), missing[1]!), { cause: error });
     }
-    throw new PaymentError('malformed', `The ${what} is damaged or truncated and cannot be read.`, {
-      cause: error,
-    });
+    throw new PaymentError('malformed', t('payCodecDamaged', t(what)), { cause: error });
   }
 }
 
@@ -207,8 +200,8 @@ function paymentFrom(message: payments.Payment.$Properties): Payment {
 
 /** Decodes a PaymentRequest (at most 50,000 bytes). Does not look inside the details or certificates. */
 export function decodePaymentRequest(bytes: Uint8Array): PaymentRequest {
-  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'payment request');
-  const message = decodeWith('payment request', () => payments.PaymentRequest.decode(readerFor(bytes)));
+  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'payWhatRequest');
+  const message = decodeWith('payWhatRequest', () => payments.PaymentRequest.decode(readerFor(bytes)));
   const request: PaymentRequest = {
     version: message.paymentDetailsVersion,
     versionPresent: has(message, 'paymentDetailsVersion'),
@@ -224,8 +217,8 @@ export function decodePaymentRequest(bytes: Uint8Array): PaymentRequest {
 
 /** Decodes PaymentDetails (the bytes of serialized_payment_details, or a bare PaymentDetails). */
 export function decodePaymentDetails(bytes: Uint8Array): PaymentDetails {
-  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'payment details');
-  const message = decodeWith('payment details', () => payments.PaymentDetails.decode(readerFor(bytes)));
+  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'payWhatDetails');
+  const message = decodeWith('payWhatDetails', () => payments.PaymentDetails.decode(readerFor(bytes)));
   const details: PaymentDetails = {
     network: message.network,
     networkPresent: has(message, 'network'),
@@ -242,21 +235,21 @@ export function decodePaymentDetails(bytes: Uint8Array): PaymentDetails {
 
 /** Decodes pki_data for x509 pki types: the DER certificates, leaf first. */
 export function decodeX509Certificates(bytes: Uint8Array): Uint8Array[] {
-  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'certificate list');
-  const message = decodeWith('certificate list', () => payments.X509Certificates.decode(readerFor(bytes)));
+  checkInput(bytes, MAX_PAYMENT_REQUEST_BYTES, 'payWhatCertificates');
+  const message = decodeWith('payWhatCertificates', () => payments.X509Certificates.decode(readerFor(bytes)));
   return (message.certificate ?? []).map(copy);
 }
 
 /** Decodes a Payment (what a merchant receives; at most 50,000 bytes). */
 export function decodePayment(bytes: Uint8Array): Payment {
-  checkInput(bytes, MAX_PAYMENT_BYTES, 'payment');
-  return paymentFrom(decodeWith('payment', () => payments.Payment.decode(readerFor(bytes))));
+  checkInput(bytes, MAX_PAYMENT_BYTES, 'payWhatPayment');
+  return paymentFrom(decodeWith('payWhatPayment', () => payments.Payment.decode(readerFor(bytes))));
 }
 
 /** Decodes a PaymentACK (at most 60,000 bytes: it embeds a Payment). */
 export function decodePaymentAck(bytes: Uint8Array): PaymentAck {
-  checkInput(bytes, MAX_PAYMENT_ACK_BYTES, 'payment acknowledgement');
-  const message = decodeWith('payment acknowledgement', () => payments.PaymentACK.decode(readerFor(bytes)));
+  checkInput(bytes, MAX_PAYMENT_ACK_BYTES, 'payWhatAck');
+  const message = decodeWith('payWhatAck', () => payments.PaymentACK.decode(readerFor(bytes)));
   const ack: PaymentAck = { payment: paymentFrom(message.payment), unknownFields: unknownsOf(message) };
   if (has(message, 'memo')) ack.memo = message.memo;
   return ack;

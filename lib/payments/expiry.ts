@@ -1,3 +1,4 @@
+import { formatDate, t } from '../i18n';
 import { PaymentError } from './errors';
 
 /**
@@ -10,7 +11,7 @@ import { PaymentError } from './errors';
 
 export function unixSeconds(now: Date): bigint {
   const ms = now.getTime();
-  if (!Number.isFinite(ms)) throw new PaymentError('bad-input', 'The current time is not a valid date.');
+  if (!Number.isFinite(ms)) throw new PaymentError('bad-input', t('payClockInvalid'));
   return BigInt(Math.floor(ms / 1000));
 }
 
@@ -21,16 +22,13 @@ export function isExpired(expires: bigint | undefined, now: Date): boolean {
 /** For the moment just before paying (BIP70 asks wallets to re-check). */
 export function assertNotExpired(details: { expires?: bigint }, now: Date): void {
   if (isExpired(details.expires, now)) {
-    throw new PaymentError(
-      'expired',
-      `This payment request expired on ${formatTime(details.expires!)}; ask the merchant for a new one.`,
-    );
+    throw new PaymentError('expired', t('payExpiredAskNew', formatTime(details.expires!)));
   }
 }
 
-/** ISO date-time for times JavaScript can show; otherwise the raw number of seconds. */
+/** Seconds since the epoch as the language writes a date and time, in the person's time zone. */
 export function formatTime(seconds: bigint): string {
   // Date covers ±8.64e15 ms; beyond that, say it plainly.
-  if (seconds > 8_640_000_000_000n) return `a date beyond the year 275,000 (${seconds} seconds)`;
-  return `${new Date(Number(seconds) * 1000).toISOString().replace('.000Z', 'Z')}`;
+  if (seconds > 8_640_000_000_000n) return t('payDateBeyond', 275_000, seconds.toString());
+  return formatDate(Number(seconds) * 1000);
 }

@@ -1,3 +1,4 @@
+import { plural, t } from '../i18n';
 import { PaymentError } from './errors';
 import {
   type HttpOptions,
@@ -23,13 +24,11 @@ export interface FetchedPaymentRequest {
   warnings: string[];
 }
 
-const UNREACHABLE = "The merchant's payment system did not answer";
-
 export async function fetchPaymentRequest(url: string, options: HttpOptions): Promise<FetchedPaymentRequest> {
-  const target = parseHttpUrl(url, 'payment request link');
+  const target = parseHttpUrl(url, 'request');
   const warnings: string[] = [];
-  const plain = plainHttpWarning(target, 'payment request link');
-  if (plain) warnings.push(`${plain} A changed request could send your money elsewhere.`);
+  const plain = plainHttpWarning(target, 'request');
+  if (plain) warnings.push(`${plain} ${t('payRequestCouldChange')}`);
 
   return withDeadline(
     options,
@@ -45,38 +44,27 @@ export async function fetchPaymentRequest(url: string, options: HttpOptions): Pr
           signal,
         });
       } catch (error) {
-        if (options.signal?.aborted)
-          throw new PaymentError('unreachable', 'Fetching the payment request was cancelled.');
-        throw new PaymentError('unreachable', `${UNREACHABLE}; it may be down, or the link may be wrong.`, {
-          cause: error,
-        });
+        if (options.signal?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
+        throw new PaymentError('unreachable', t('payFetchNoAnswer'), { cause: error });
       }
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
-        throw new PaymentError(
-          'http-status',
-          `The merchant's payment system answered with an error (HTTP ${response.status}); the request may have expired or been paid.`,
-        );
+        throw new PaymentError('http-status', t('payFetchHttpStatus', String(response.status)));
       }
       const type = mediaType(response);
       if (type !== PAYMENT_REQUEST_MIME) {
         await response.body?.cancel().catch(() => {});
         if (type === 'application/bitcoincash-paymentrequest') {
-          throw new PaymentError(
-            'wrong-content-type',
-            'This is a Bitcoin Cash payment request, not a Bitcoin one.',
-          );
+          throw new PaymentError('wrong-content-type', t('payFetchBitcoinCash'));
         }
         throw new PaymentError(
           'wrong-content-type',
-          `The merchant's server did not send a payment request (it sent ${type ? `"${type.slice(0, 60)}"` : 'no content type'}).`,
+          type ? t('payFetchWrongType', type.slice(0, 60)) : t('payFetchNoType'),
         );
       }
       const finalUrl = response.url || target.href;
       if (response.url && target.protocol === 'https:' && response.url.startsWith('http:')) {
-        warnings.push(
-          'The payment request link redirected from https to plain http: it could have been changed on the way.',
-        );
+        warnings.push(t('payFetchRedirectHttp'));
       }
       const bytes = await readCapped(
         response,
@@ -84,11 +72,11 @@ export async function fetchPaymentRequest(url: string, options: HttpOptions): Pr
         (size) =>
           new PaymentError(
             'too-large',
-            `The payment request is too large (${size}; at most ${MAX_PAYMENT_REQUEST_BYTES} bytes are allowed).`,
+            t('payFetchTooLarge', size, plural('bytes', MAX_PAYMENT_REQUEST_BYTES)),
           ),
       );
       return { bytes, url: finalUrl, warnings };
     },
-    () => new PaymentError('unreachable', `${UNREACHABLE} in time.`),
+    () => new PaymentError('unreachable', t('payFetchTimeout')),
   );
 }

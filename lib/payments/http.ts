@@ -1,3 +1,4 @@
+import { plural, t } from '../i18n';
 import { PaymentError } from './errors';
 
 /** Shared pieces of the two HTTP exchanges (fetching a request, posting a payment). */
@@ -14,22 +15,28 @@ export interface HttpOptions {
 
 export const DEFAULT_TIMEOUT_MS = 45_000;
 
-export function parseHttpUrl(text: string, what: string): URL {
+/** Which address a sentence is about: the request's link, or where the payment goes. */
+export type AddressRole = 'request' | 'payment';
+
+/** The address as the subject of a sentence ("The payment request link …"). */
+const subject = (what: AddressRole) => t(what === 'request' ? 'payWhatRequestLink' : 'payWhatPaymentAddress');
+
+export function parseHttpUrl(text: string, what: AddressRole): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new PaymentError('bad-url', `The ${what} is not a valid web address.`);
+    throw new PaymentError('bad-url', t('payUrlInvalid', subject(what)));
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new PaymentError('bad-url', `The ${what} must start with https:// or http://.`);
+    throw new PaymentError('bad-url', t('payUrlScheme', subject(what)));
   }
   return url;
 }
 
-export function plainHttpWarning(url: URL, what: string): string | undefined {
+export function plainHttpWarning(url: URL, what: AddressRole): string | undefined {
   if (url.protocol !== 'http:') return undefined;
-  return `The ${what} uses plain http, not https: anyone on the network could read or change it.`;
+  return t('payUrlPlainHttp', subject(what));
 }
 
 /** The media type without parameters, lower-cased ("" when absent). */
@@ -71,17 +78,18 @@ export async function withDeadline<T>(
 export async function readCapped(
   response: Response,
   limit: number,
+  /** Gets the size as words ("50,001 bytes", "more than 50,000 bytes"). */
   tooLarge: (size: string) => PaymentError,
 ): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => {});
-    throw tooLarge(`${declared} bytes`);
+    throw tooLarge(plural('bytes', declared));
   }
   if (!response.body) {
     // Only for fetch implementations without streams; browsers and Node stream.
     const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > limit) throw tooLarge(`${bytes.length} bytes`);
+    if (bytes.length > limit) throw tooLarge(plural('bytes', bytes.length));
     return bytes;
   }
   const reader = response.body.getReader();
@@ -92,20 +100,14 @@ export async function readCapped(
     try {
       step = await reader.read();
     } catch (error) {
-      throw new PaymentError(
-        'unreachable',
-        'The connection to the merchant broke before everything arrived.',
-        {
-          cause: error,
-        },
-      );
+      throw new PaymentError('unreachable', t('payConnectionBroke'), { cause: error });
     }
     const { done, value } = step;
     if (done) break;
     total += value.length;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(`more than ${limit} bytes`);
+      throw tooLarge(t('payMoreThan', plural('bytes', limit)));
     }
     chunks.push(value);
   }

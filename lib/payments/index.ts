@@ -15,7 +15,7 @@ export {
   type ScriptInfo,
   type ScriptType,
 } from './addresses';
-export { formatBtc, parseBtc } from './amounts';
+export { formatBtc, formatBtcForPeople, parseBtc } from './amounts';
 export { type ChainResult, validateChain } from './chain';
 export {
   decodePayment,
@@ -85,6 +85,7 @@ export type { EvaluatedDetails, EvaluatedOutput, Verdict } from './verdict';
 export {
   type EvaluateOptions,
   evaluatePaymentRequest,
+  hostMismatchWarning,
   type Merchant,
   type PaymentRequestEvaluation,
 } from './verify';

@@ -1,3 +1,4 @@
+import { plural, t } from '../i18n';
 import { addressToScript, type Network } from './addresses';
 import { decodePaymentAck, encodePayment, type OutputInit, type PaymentAck } from './codec';
 import { PaymentError } from './errors';
@@ -54,10 +55,7 @@ const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (byte) 
 export function buildPayment(input: PaymentInput): BuiltPayment {
   const network = input.details.network;
   if (network !== 'main' && network !== 'test') {
-    throw new PaymentError(
-      'bad-input',
-      'This payment request is for an unknown network, so it cannot be paid.',
-    );
+    throw new PaymentError('bad-input', t('payBuildUnknownNetwork'));
   }
   const transactions = parseTransactionsHex(input.transactionsHex);
   const refundTo: OutputInit[] = [];
@@ -73,7 +71,11 @@ export function buildPayment(input: PaymentInput): BuiltPayment {
   const missing = uncoveredOutputs(transactions, requested);
   if (missing.length > 0) {
     warnings.push(
-      `The pasted transaction${transactions.length > 1 ? 's do' : ' does'} not pay ${missing.length} of the ${requested.length} requested output${requested.length > 1 ? 's' : ''} in full; the merchant may refuse it.`,
+      plural(
+        transactions.length > 1 ? 'payTransactionsUncovered' : 'payTransactionUncovered',
+        requested.length,
+        missing.length,
+      ),
     );
   }
   const bytes = encodePayment({
@@ -85,7 +87,7 @@ export function buildPayment(input: PaymentInput): BuiltPayment {
   if (bytes.length > MAX_PAYMENT_BYTES) {
     throw new PaymentError(
       'too-large',
-      `The payment is too large to send (${bytes.length} bytes; merchants accept at most ${MAX_PAYMENT_BYTES}).`,
+      t('payBuildTooLarge', plural('bytes', bytes.length), plural('bytes', MAX_PAYMENT_BYTES)),
     );
   }
   return { bytes, transactions, warnings };
@@ -98,22 +100,19 @@ export interface PaymentReceipt {
   warnings: string[];
 }
 
-const SENT_BUT =
-  'The payment was sent, but the merchant’s reply could not be read; check with the merchant that it arrived';
-
 /** POSTs a Payment to payment_url and reads the PaymentACK (at most 60,000 bytes). */
 export async function sendPayment(
   paymentUrl: string,
   paymentBytes: Uint8Array,
   options: HttpOptions,
 ): Promise<PaymentReceipt> {
-  const target = parseHttpUrl(paymentUrl, 'payment address of the merchant');
+  const target = parseHttpUrl(paymentUrl, 'payment');
   if (paymentBytes.length > MAX_PAYMENT_BYTES) {
-    throw new PaymentError('too-large', `The payment is too large to send (${paymentBytes.length} bytes).`);
+    throw new PaymentError('too-large', t('paySendTooLarge', plural('bytes', paymentBytes.length)));
   }
   const warnings: string[] = [];
-  const plain = plainHttpWarning(target, "merchant's payment address");
-  if (plain) warnings.push(`${plain} The refund address could have been swapped.`);
+  const plain = plainHttpWarning(target, 'payment');
+  if (plain) warnings.push(`${plain} ${t('payRefundCouldChange')}`);
 
   return withDeadline(
     options,
@@ -130,44 +129,32 @@ export async function sendPayment(
           signal,
         });
       } catch (error) {
-        if (options.signal?.aborted)
-          throw new PaymentError('unreachable', 'Sending the payment was cancelled.');
-        throw new PaymentError(
-          'unreachable',
-          "The merchant's payment system did not answer, so the payment may not have arrived. Sending it again is safe.",
-          { cause: error },
-        );
+        if (options.signal?.aborted) throw new PaymentError('unreachable', t('paySendCancelled'));
+        throw new PaymentError('unreachable', t('paySendNoAnswer'), { cause: error });
       }
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
-        throw new PaymentError(
-          'http-status',
-          `The merchant's payment system refused the payment (HTTP ${response.status}). Do not broadcast the transaction before checking with the merchant.`,
-        );
+        throw new PaymentError('http-status', t('paySendRefused', String(response.status)));
       }
       if (mediaType(response) !== PAYMENT_ACK_MIME) {
         await response.body?.cancel().catch(() => {});
-        throw new PaymentError('wrong-content-type', `${SENT_BUT} (it was not a payment acknowledgement).`);
+        throw new PaymentError('wrong-content-type', t('paySentNotAck'));
       }
       const bytes = await readCapped(
         response,
         MAX_PAYMENT_ACK_BYTES,
-        (size) => new PaymentError('too-large', `${SENT_BUT} (it was too large: ${size}).`),
+        (size) => new PaymentError('too-large', t('paySentTooLarge', size)),
       );
       let ack: PaymentAck;
       try {
         ack = decodePaymentAck(bytes);
       } catch (error) {
-        throw new PaymentError('malformed', `${SENT_BUT} (it was damaged).`, { cause: error });
+        throw new PaymentError('malformed', t('paySentDamaged'), { cause: error });
       }
       const receipt: PaymentReceipt = { ack, warnings };
       if (ack.memo !== undefined) receipt.memo = ack.memo;
       return receipt;
     },
-    () =>
-      new PaymentError(
-        'unreachable',
-        "The merchant's payment system did not answer in time, so the payment may not have arrived. Sending it again is safe.",
-      ),
+    () => new PaymentError('unreachable', t('paySendTimeout')),
   );
 }

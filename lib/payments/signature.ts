@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import { PaymentError } from './errors';
 import { WIRE_BYTES, walkFields } from './wire';
 
@@ -28,14 +29,14 @@ export function hashFor(pkiType: PkiType): 'SHA-256' | 'SHA-1' {
 export function signedBytesOf(requestBytes: Uint8Array): Uint8Array {
   const signatureFields = walkFields(requestBytes).filter((field) => field.number === SIGNATURE_FIELD);
   if (signatureFields.length === 0) {
-    throw new PaymentError('malformed', 'The payment request has no signature.');
+    throw new PaymentError('malformed', t('paySignatureMissing'));
   }
   if (signatureFields.length > 1) {
-    throw new PaymentError('malformed', 'The payment request carries more than one signature field.');
+    throw new PaymentError('malformed', t('paySignatureTwice'));
   }
   const field = signatureFields[0]!;
   if (field.wireType !== WIRE_BYTES) {
-    throw new PaymentError('malformed', 'The payment request signature is not stored as bytes.');
+    throw new PaymentError('malformed', t('paySignatureNotBytes'));
   }
   const out = new Uint8Array(requestBytes.length - (field.end - field.start) + EMPTY_SIGNATURE_FIELD.length);
   out.set(requestBytes.subarray(0, field.start), 0);
@@ -70,11 +71,7 @@ export async function verifyRsaSignature(
       ['verify'],
     );
   } catch (error) {
-    throw new PaymentError(
-      'malformed',
-      "The merchant's certificate does not hold an RSA key, the only kind payment requests are signed with.",
-      { cause: error },
-    );
+    throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
   }
   try {
     return await subtle.verify('RSASSA-PKCS1-v1_5', key, buffer(signature), buffer(signedBytes));

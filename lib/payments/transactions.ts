@@ -1,3 +1,4 @@
+import { type MessageKey, t } from '../i18n';
 import { PaymentError } from './errors';
 
 /**
@@ -21,17 +22,15 @@ export interface ParsedTransaction {
 /** Bigger than any standard transaction (400,000 weight units ≈ 100 kB, hex doubles it). */
 const MAX_TRANSACTION_BYTES = 100_000;
 
-function bad(which: number, why: string): PaymentError {
-  return new PaymentError(
-    'bad-transaction',
-    `Transaction ${which} is not a valid signed Bitcoin transaction: ${why}.`,
-  );
+/** `why` names the message that ends the sentence ("it ends too early"). */
+function bad(which: number, why: MessageKey): PaymentError {
+  return new PaymentError('bad-transaction', t('payTransactionInvalid', which, t(why)));
 }
 
 export function parseTransaction(bytes: Uint8Array, which = 1): ParsedTransaction {
   let pos = 0;
   const need = (n: number) => {
-    if (pos + n > bytes.length) throw bad(which, 'it ends too early');
+    if (pos + n > bytes.length) throw bad(which, 'payTransactionEndsEarly');
   };
   const take = (n: number) => {
     need(n);
@@ -51,7 +50,7 @@ export function parseTransaction(bytes: Uint8Array, which = 1): ParsedTransactio
       for (let i = width - 1; i >= 0; i--) value = value * 256 + raw[i]!;
     }
     // Every counted element takes at least one byte, so larger counts are lies.
-    if (value > bytes.length - pos) throw bad(which, 'a count is larger than the data');
+    if (value > bytes.length - pos) throw bad(which, 'payTransactionCount');
     return value;
   };
 
@@ -62,14 +61,14 @@ export function parseTransaction(bytes: Uint8Array, which = 1): ParsedTransactio
     pos += 2;
   }
   const inputs = compactSize();
-  if (inputs === 0) throw bad(which, 'it spends nothing');
+  if (inputs === 0) throw bad(which, 'payTransactionNoInputs');
   for (let i = 0; i < inputs; i++) {
     take(36); // previous output
     take(compactSize()); // scriptSig
     take(4); // sequence
   }
   const outputCount = compactSize();
-  if (outputCount === 0) throw bad(which, 'it pays nothing');
+  if (outputCount === 0) throw bad(which, 'payTransactionNoOutputs');
   const outputs: TransactionOutput[] = [];
   for (let i = 0; i < outputCount; i++) {
     const value = take(8);
@@ -84,7 +83,7 @@ export function parseTransaction(bytes: Uint8Array, which = 1): ParsedTransactio
     }
   }
   take(4); // lock time
-  if (pos !== bytes.length) throw bad(which, 'there are extra bytes after it');
+  if (pos !== bytes.length) throw bad(which, 'payTransactionExtraBytes');
   return { bytes, inputs, outputs, segwit };
 }
 
@@ -94,17 +93,14 @@ export function parseTransactionsHex(text: string | string[]): ParsedTransaction
     .flatMap((piece) => piece.split(/[\s,;]+/))
     .filter((piece) => piece !== '');
   if (pieces.length === 0) {
-    throw new PaymentError(
-      'bad-transaction',
-      'Paste at least one signed transaction (as hex) from your wallet.',
-    );
+    throw new PaymentError('bad-transaction', t('payTransactionNone'));
   }
   return pieces.map((piece, i) => {
     const hex = piece.replace(/^0x/i, '');
     if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) {
-      throw new PaymentError('bad-transaction', `Transaction ${i + 1} is not hexadecimal text.`);
+      throw new PaymentError('bad-transaction', t('payTransactionNotHex', i + 1));
     }
-    if (hex.length / 2 > MAX_TRANSACTION_BYTES) throw bad(i + 1, 'it is far too large');
+    if (hex.length / 2 > MAX_TRANSACTION_BYTES) throw bad(i + 1, 'payTransactionTooLarge');
     const bytes = new Uint8Array(hex.length / 2);
     for (let b = 0; b < bytes.length; b++) bytes[b] = Number.parseInt(hex.slice(b * 2, b * 2 + 2), 16);
     return parseTransaction(bytes, i + 1);

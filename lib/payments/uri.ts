@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import { formatBtc, parseBtc } from './amounts';
 import { PaymentError } from './errors';
 
@@ -25,22 +26,23 @@ export interface BitcoinUri {
   unknownRequired: string[];
 }
 
+/** `why` is the end of the sentence ("it contains a broken %-escape"). */
 function badUri(why: string): PaymentError {
-  return new PaymentError('bad-uri', `This bitcoin: link cannot be read: ${why}.`);
+  return new PaymentError('bad-uri', t('payUriUnreadable', why));
 }
 
 function percentDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw badUri('it contains a broken %-escape');
+    throw badUri(t('payUriEscape'));
   }
 }
 
 /** Parses a `bitcoin:` URI. Throws PaymentError('bad-uri') with the reason. */
 export function parseBitcoinUri(text: string): BitcoinUri {
   const trimmed = text.trim();
-  if (!/^bitcoin:/i.test(trimmed)) throw badUri('it does not start with "bitcoin:"');
+  if (!/^bitcoin:/i.test(trimmed)) throw badUri(t('payUriScheme'));
   let rest = trimmed.slice('bitcoin:'.length);
   // Tolerate the "bitcoin://address" form some sites write.
   if (rest.startsWith('//')) rest = rest.slice(2);
@@ -53,7 +55,7 @@ export function parseBitcoinUri(text: string): BitcoinUri {
   const uri: BitcoinUri = { params: {}, unknownRequired: [] };
   const address = percentDecode(addressPart).replace(/\/$/, '');
   if (address !== '') {
-    if (!/^[a-zA-Z0-9]{14,90}$/.test(address)) throw badUri('its address part is not an address');
+    if (!/^[a-zA-Z0-9]{14,90}$/.test(address)) throw badUri(t('payUriAddress'));
     uri.address = address;
   }
   for (const pair of query.split('&')) {
@@ -65,8 +67,7 @@ export function parseBitcoinUri(text: string): BitcoinUri {
     switch (key) {
       case 'amount': {
         const amount = parseBtc(value);
-        if (amount === undefined)
-          throw badUri(`its amount "${value.slice(0, 30)}" is not a number of bitcoin`);
+        if (amount === undefined) throw badUri(t('payUriAmount', value.slice(0, 30)));
         uri.amount = amount;
         break;
       }

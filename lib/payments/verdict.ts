@@ -1,5 +1,6 @@
+import { t } from '../i18n';
 import { describeScript, type Network, type ScriptType } from './addresses';
-import { formatBtc } from './amounts';
+import { formatBtcForPeople } from './amounts';
 import type { PaymentDetails, PaymentRequest } from './codec';
 import { formatTime, isExpired } from './expiry';
 import { MAX_MONEY } from './limits';
@@ -72,29 +73,21 @@ export function checkRules(
   const warnings: string[] = [];
 
   if (request.version !== 1) {
-    reasons.push(
-      `This payment request uses format version ${request.version}; only version 1 is understood, so it cannot be trusted to mean what it seems.`,
-    );
+    reasons.push(t('payVersionUnknown', request.version));
   }
 
   const known = isKnownNetwork(details.network);
   if (!known) {
-    reasons.push(
-      `This payment request is for an unknown network ${quote(details.network)} (expected "main" or "test").`,
-    );
+    reasons.push(t('payNetworkUnknown', quote(details.network)));
   }
   let networkMatches: boolean | undefined;
   if (known && options.expectedNetwork) {
     networkMatches = details.network === options.expectedNetwork;
     if (!networkMatches) {
-      warnings.push(
-        details.network === 'test'
-          ? 'This payment request is for the Bitcoin test network, not real bitcoin.'
-          : 'This payment request is for real bitcoin (main network), but a test network was expected.',
-      );
+      warnings.push(t(details.network === 'test' ? 'payNetworkTestUnexpected' : 'payNetworkMainUnexpected'));
     }
   } else if (known && details.network === 'test') {
-    warnings.push('This payment request is for the Bitcoin test network: its coins have no value.');
+    warnings.push(t('payNetworkTest'));
   }
 
   const outputs: EvaluatedOutput[] = details.outputs.map((output) => {
@@ -106,32 +99,24 @@ export function checkRules(
     return evaluated;
   });
 
-  if (outputs.length === 0) reasons.push('This payment request lists no outputs to pay to.');
+  if (outputs.length === 0) reasons.push(t('payNoOutputs'));
   let total = 0n;
   outputs.forEach((output, i) => {
     if (output.amount > MAX_MONEY) {
-      reasons.push(
-        `Output ${i + 1} asks for ${formatBtc(output.amount)} BTC, more than the 21,000,000 BTC that can ever exist.`,
-      );
+      reasons.push(t('payOutputTooMuch', i + 1, formatBtcForPeople(output.amount)));
     }
     total += output.amount;
     if (output.type === 'custom') {
-      warnings.push(
-        `Output ${i + 1} pays to a custom script (${output.script.slice(0, 16) || 'empty'}…), not a standard address; most wallets cannot check where it goes.`,
-      );
+      warnings.push(t('payOutputCustom', i + 1, output.script.slice(0, 16) || t('payEmpty')));
     }
   });
   if (total > MAX_MONEY && outputs.every((output) => output.amount <= MAX_MONEY)) {
-    reasons.push(
-      `The outputs add up to ${formatBtc(total)} BTC, more than the 21,000,000 BTC that can ever exist.`,
-    );
+    reasons.push(t('payTotalTooMuch', formatBtcForPeople(total)));
   }
 
   const expired = isExpired(details.expires, options.now);
   if (expired) {
-    warnings.push(
-      `This payment request expired on ${formatTime(details.expires!)}; do not pay it, ask the merchant for a new one.`,
-    );
+    warnings.push(t('payExpiredDoNotPay', formatTime(details.expires!)));
   }
 
   if (details.paymentUrl !== undefined) {
@@ -142,13 +127,9 @@ export function checkRules(
       url = undefined;
     }
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      warnings.push(
-        'The payment URL in this request is not a web address; the payment cannot be sent to the merchant.',
-      );
+      warnings.push(t('payPaymentUrlNotWeb'));
     } else if (url.protocol === 'http:') {
-      warnings.push(
-        'The payment would be sent over plain http: anyone on the network could read or change it, including the refund address.',
-      );
+      warnings.push(t('payPaymentUrlPlainHttp'));
     }
   }
 

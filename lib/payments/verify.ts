@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import type { Network } from './addresses';
 import {
   commonNameOf,
@@ -58,9 +59,6 @@ export interface PaymentRequestEvaluation {
   pkiType: string;
 }
 
-const UNSIGNED_WARNING =
-  'This payment request is not signed: nothing proves who made it, and anyone who could change it on the way could have put in their own address. Check the amount and address with the merchant another way.';
-
 interface PkiOutcome {
   reasons: string[];
   warnings: string[];
@@ -76,17 +74,15 @@ async function checkPki(
   subtle: SubtleCrypto,
 ): Promise<PkiOutcome> {
   const fail = (reason: string): PkiOutcome => ({ reasons: [reason], warnings: [] });
-  if (!signature || signature.length === 0)
-    return fail('The payment request says it is signed, but has no signature.');
-  if (!pkiData || pkiData.length === 0)
-    return fail('The payment request says it is signed, but has no certificates.');
+  if (!signature || signature.length === 0) return fail(t('paySignedNoSignature'));
+  if (!pkiData || pkiData.length === 0) return fail(t('paySignedNoCertificates'));
 
   let ders: Uint8Array[];
   let signed: Uint8Array;
   let leaf: ReturnType<typeof parseCertificate>;
   try {
     ders = decodeX509Certificates(pkiData);
-    if (ders.length === 0) return fail('The payment request is signed but carries no certificate.');
+    if (ders.length === 0) return fail(t('paySignedNoCertificate'));
     signed = signedBytesOf(bytes);
     leaf = parseCertificate(ders[0]!);
   } catch (error) {
@@ -99,9 +95,7 @@ async function checkPki(
   try {
     signatureOk = await verifyRsaSignature(subtle, spkiOf(leaf), pkiType, signed, signature);
     if (!signatureOk) {
-      reasons.push(
-        "The signature does not match this payment request: it was changed after signing, or not signed by the certificate's owner.",
-      );
+      reasons.push(t('paySignatureMismatch'));
     }
   } catch (error) {
     if (!(error instanceof PaymentError)) throw error;
@@ -114,7 +108,7 @@ async function checkPki(
 
   const dnsNames = dnsNamesOf(leaf);
   const commonName = commonNameOf(leaf.subject) ?? dnsNames[0] ?? organizationOf(leaf.subject);
-  if (!commonName) return fail("The merchant's certificate names no one.");
+  if (!commonName) return fail(t('payCertificateNoName'));
   const merchant: Merchant = {
     commonName,
     issuer: displayNameOf(leaf.issuer),
@@ -125,11 +119,14 @@ async function checkPki(
   if (organization !== undefined) merchant.organization = organization;
   const warnings: string[] = [];
   if (pkiType === 'x509+sha1') {
-    warnings.push(
-      'This request is signed with SHA-1, an outdated method that a determined attacker may be able to forge.',
-    );
+    warnings.push(t('paySha1'));
   }
   return { reasons, warnings, merchant };
+}
+
+/** The warning for a certificate that is not for the page's site (the page shows it its own way). */
+export function hostMismatchWarning(commonName: string, pageHost: string): string {
+  return t('payHostMismatch', quote(commonName), quote(pageHost));
 }
 
 function hostMatches(merchant: Merchant, pageHost: string): boolean {
@@ -156,21 +153,19 @@ export async function evaluatePaymentRequest(
 
   const pkiType = request.pkiType;
   if (pkiType === 'none') {
-    warnings.unshift(UNSIGNED_WARNING);
+    warnings.unshift(t('payUnsigned'));
     if (request.signature?.length || request.pkiData?.length) {
-      warnings.push('The request carries signature data but says it is unsigned; the data was ignored.');
+      warnings.push(t('paySignatureDataIgnored'));
     }
   } else if (pkiType === 'x509+sha256' || pkiType === 'x509+sha1') {
     const subtle = options.subtle ?? globalThis.crypto?.subtle;
-    if (!subtle) throw new PaymentError('bad-input', 'No WebCrypto is available to check the signature.');
+    if (!subtle) throw new PaymentError('bad-input', t('payNoWebCrypto'));
     const pki = await checkPki(bytes, pkiType, request.pkiData, request.signature, options, subtle);
     reasons.push(...pki.reasons);
     warnings.push(...pki.warnings);
     merchant = pki.merchant;
   } else {
-    reasons.push(
-      `The payment request uses an unsupported kind of signature (${quote(pkiType)}), so its signer cannot be checked.`,
-    );
+    reasons.push(t('payPkiUnsupported', quote(pkiType)));
   }
 
   const verdict: Verdict = reasons.length > 0 ? 'invalid' : pkiType === 'none' ? 'unsigned' : 'verified';
@@ -188,9 +183,7 @@ export async function evaluatePaymentRequest(
     if (options.pageHost !== undefined) {
       evaluation.hostMatches = hostMatches(merchant, options.pageHost);
       if (!evaluation.hostMatches) {
-        warnings.push(
-          `The request is signed for ${quote(merchant.commonName)}, which is not the site you are on (${quote(options.pageHost)}).`,
-        );
+        warnings.push(hostMismatchWarning(merchant.commonName, options.pageHost));
       }
     }
   }

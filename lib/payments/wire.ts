@@ -1,3 +1,4 @@
+import { type MessageKey, t } from '../i18n';
 import { PaymentError } from './errors';
 
 /**
@@ -28,8 +29,9 @@ export interface WireField {
 /** Groups are obsolete, but legal on the wire; bound their nesting so input can't recurse deep. */
 const MAX_GROUP_DEPTH = 32;
 
-function garbled(detail: string): PaymentError {
-  return new PaymentError('malformed', `The data is damaged or is not a payment message (${detail}).`);
+/** `detail` names the message that says what is wrong ("a number runs past the end"). */
+function garbled(detail: MessageKey, ...substitutions: (string | number)[]): PaymentError {
+  return new PaymentError('malformed', t('payWireDamaged', t(detail, ...substitutions)));
 }
 
 /** Reads a varint at `pos`; returns its value (exact up to 2^53) and the next offset. */
@@ -37,20 +39,20 @@ function readVarint(bytes: Uint8Array, pos: number): [value: number, next: numbe
   let value = 0;
   let scale = 1;
   for (let i = 0; i < 10; i++) {
-    if (pos >= bytes.length) throw garbled('a number runs past the end');
+    if (pos >= bytes.length) throw garbled('payWireNumberEnd');
     const b = bytes[pos++]!;
     value += (b & 0x7f) * scale;
     if (b < 0x80) return [value, pos];
     scale *= 128;
   }
-  throw garbled('a number is longer than 10 bytes');
+  throw garbled('payWireNumberLong');
 }
 
 function readTag(bytes: Uint8Array, pos: number): [fieldNumber: number, wireType: number, next: number] {
   const [tag, next] = readVarint(bytes, pos);
   const wireType = tag % 8;
   const fieldNumber = Math.floor(tag / 8);
-  if (fieldNumber < 1 || fieldNumber > 0x1fffffff) throw garbled('a field number is out of range');
+  if (fieldNumber < 1 || fieldNumber > 0x1fffffff) throw garbled('payWireFieldNumber');
   return [fieldNumber, wireType, next];
 }
 
@@ -66,30 +68,30 @@ function skipValue(
     case WIRE_VARINT:
       return readVarint(bytes, pos)[1];
     case WIRE_FIXED64:
-      if (pos + 8 > bytes.length) throw garbled('a field runs past the end');
+      if (pos + 8 > bytes.length) throw garbled('payWireFieldEnd');
       return pos + 8;
     case WIRE_FIXED32:
-      if (pos + 4 > bytes.length) throw garbled('a field runs past the end');
+      if (pos + 4 > bytes.length) throw garbled('payWireFieldEnd');
       return pos + 4;
     case WIRE_BYTES: {
       const [length, next] = readVarint(bytes, pos);
-      if (length > bytes.length - next) throw garbled('a field runs past the end');
+      if (length > bytes.length - next) throw garbled('payWireFieldEnd');
       return next + length;
     }
     case WIRE_START_GROUP: {
-      if (depth >= MAX_GROUP_DEPTH) throw garbled('groups are nested too deep');
+      if (depth >= MAX_GROUP_DEPTH) throw garbled('payWireGroupsDeep');
       let p = pos;
       for (;;) {
         const [n, wt, next] = readTag(bytes, p);
         if (wt === WIRE_END_GROUP) {
-          if (n !== fieldNumber) throw garbled('a group ends with the wrong number');
+          if (n !== fieldNumber) throw garbled('payWireGroupEnd');
           return next;
         }
         p = skipValue(bytes, next, wt, n, depth + 1);
       }
     }
     default:
-      throw garbled(`unknown wire type ${wireType}`);
+      throw garbled('payWireType', wireType);
   }
 }
 
@@ -100,7 +102,7 @@ export function walkFields(bytes: Uint8Array): WireField[] {
   while (pos < bytes.length) {
     const start = pos;
     const [number, wireType, afterTag] = readTag(bytes, pos);
-    if (wireType === WIRE_END_GROUP) throw garbled('a group ends that never started');
+    if (wireType === WIRE_END_GROUP) throw garbled('payWireGroupStray');
     let valueStart = afterTag;
     if (wireType === WIRE_BYTES) valueStart = readVarint(bytes, afterTag)[1];
     const end = skipValue(bytes, afterTag, wireType, number, 0);

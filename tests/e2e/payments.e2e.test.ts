@@ -300,7 +300,7 @@ describe('what the payment page shows for each kind of request', () => {
     await page.close();
 
     const big = await openRequest('oversized');
-    expect(await big.locator('#error').textContent()).toMatch(/too large .*at most 50000 bytes/);
+    expect(await big.locator('#error').textContent()).toMatch(/too large .*at most 50,000 bytes/);
     await big.close();
   });
 

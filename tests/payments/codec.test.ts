@@ -100,7 +100,7 @@ describe('codec: PaymentRequest', () => {
     expect(decodePaymentRequest(exact).serializedPaymentDetails.length).toBe(body.length);
     const over = concat(exact, fromHex('00'));
     expect(expectPaymentError(() => decodePaymentRequest(over), 'too-large').message).toContain(
-      '50001 bytes',
+      '50,001 bytes',
     );
   });
 
