@@ -76,7 +76,7 @@ async function everyPage(on: ExtensionBrowser, scheme: 'light' | 'dark', suffix:
     const luminance = (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
     if (scheme === 'dark') expect(luminance, `${path} background ${bg}`).toBeLessThan(0.3);
     else expect(luminance, `${path} background ${bg}`).toBeGreaterThan(0.7);
-    await screenshot(page, `${path.replace('.html', '')}${suffix}-${scheme}`);
+    await screenshot(page, `every-${path.replace('.html', '')}-${suffix}-${scheme}`);
     expect(await seriousViolations(page), `${path} in ${scheme}`).toEqual([]);
     await page.close();
   }
@@ -85,7 +85,7 @@ async function everyPage(on: ExtensionBrowser, scheme: 'light' | 'dark', suffix:
 describe('both colour schemes', () => {
   for (const scheme of ['light', 'dark'] as const)
     it(`every page follows the ${scheme} scheme, with contrast axe accepts`, async () => {
-      await everyPage(browser, scheme, '');
+      await everyPage(browser, scheme, 'en');
     });
 });
 
@@ -121,7 +121,7 @@ describe('in German', () => {
 
   for (const scheme of ['light', 'dark'] as const)
     it(`every page in German, ${scheme}: screenshots, and axe finds nothing serious`, async () => {
-      await everyPage(de, scheme, '-de');
+      await everyPage(de, scheme, 'de');
     });
 });
 
