@@ -7,8 +7,9 @@ import type { Locator } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
-import { seriousViolations } from './checks';
+import { openLink, seriousViolations } from './checks';
 import { type ExtensionBrowser, launchExtension, screenshot, serverSettings } from './harness';
+import { startSite } from './pages';
 
 declare const chrome: any;
 
@@ -142,5 +143,64 @@ describe('keyboard shortcuts', () => {
     await expect.poll(() => options.url()).toBe(browser.url('options.html#shortcuts'));
     await options.locator('#allow-clipboard').waitFor();
     await options.close();
+  });
+});
+
+describe('the clipboard shortcut, allowed to read the clipboard', () => {
+  let allowed: ExtensionBrowser;
+  let site: Awaited<ReturnType<typeof startSite>>;
+  beforeAll(async () => {
+    // A 2×2 PNG made here, so its pixels can be compared after the clipboard has re-encoded it.
+    const png = new PNG({ width: 2, height: 2 });
+    png.data.set([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]);
+    site = await startSite(PNG.sync.write(png));
+    allowed = await launchExtension({ grantPermissions: ['clipboardRead'] });
+    await allowed.ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.origin });
+    await allowed.setSettings(serverSettings(ref.server, 'current'));
+  });
+  afterAll(async () => {
+    await allowed?.close();
+    await site?.close();
+  });
+
+  async function jobs(): Promise<any[]> {
+    return Object.values((await allowed.sw.evaluate(() => chrome.storage.session.get('jobs'))).jobs ?? {});
+  }
+  /** Puts something on the clipboard from a web page, presses the shortcut, and returns the finished job. */
+  async function pressWith(put: (page: import('playwright-core').Page) => Promise<void>): Promise<any> {
+    const page = await allowed.ctx.newPage();
+    await page.goto(`${site.origin}/`);
+    await put(page);
+    await page.close();
+    const before = new Set((await jobs()).map((j) => j.id));
+    await allowed.sw.evaluate(() => chrome.commands.onCommand.dispatch('upload-clipboard'));
+    const fresh = async () => (await jobs()).find((j) => !before.has(j.id));
+    await expect.poll(async () => (await fresh())?.state, { timeout: 30_000 }).toMatch(/done|failed/);
+    return fresh();
+  }
+
+  it('uploads the text on the clipboard with the active profile', async () => {
+    const job = await pressWith((page) =>
+      page.evaluate(() => navigator.clipboard.writeText('a note from the clipboard')),
+    );
+    expect(job.state, job.error).toBe('done');
+    expect(job.name).toMatch(/^clipboard-.*\.txt$/);
+    expect(job.link.startsWith(`${ref.server.uploadUrl}/`)).toBe(true);
+    expect((await openLink(job.link)).toString()).toBe('a note from the clipboard');
+  });
+
+  it('uploads an image on the clipboard, pixels intact', async () => {
+    const job = await pressWith((page) =>
+      page.evaluate(async () => {
+        const blob = await (await fetch('/cat.png')).blob();
+        await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })]);
+      }),
+    );
+    expect(job.state, job.error).toBe('done');
+    expect(job.name).toMatch(/\.png$/);
+    const uploaded = PNG.sync.read(await openLink(job.link));
+    const original = PNG.sync.read(site.image);
+    expect([uploaded.width, uploaded.height]).toEqual([2, 2]);
+    expect(Buffer.from(uploaded.data).equals(Buffer.from(original.data))).toBe(true);
   });
 });
