@@ -2,9 +2,9 @@ import preact from '@preact/preset-vite';
 import { defineConfig } from 'wxt';
 
 // Loopback is granted up front so the bundled reference server and servers on this
-// machine work without a prompt; every other server's origin is asked for when a
-// profile using it is saved (optional_host_permissions).
-const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
+// machine work without a prompt (over https too: its TLS mode, HTTP/2); every other
+// server's origin is asked for when a profile using it is saved (optional_host_permissions).
+const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*', 'https://127.0.0.1/*', 'https://localhost/*'];
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],

@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { opfsNames } from '../tests/e2e/large-files';
 
 const BUILT = resolve('.output/chrome-mv3');
 
@@ -136,16 +137,6 @@ export async function settingsFor(b: BenchBrowser, settings: unknown): Promise<v
     (s) => (globalThis as any).chrome.storage.local.set({ settings: s, settings$: { v: 2 } }),
     settings,
   );
-}
-
-/** Names in the extension origin's OPFS root. */
-export function opfsNames(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const name of (root as any).keys()) names.push(name as string);
-    return names;
-  });
 }
 
 /** Waits until the extension's OPFS holds no file (a finished upload removes its copy afterwards). */

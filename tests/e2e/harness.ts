@@ -19,7 +19,15 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchExtension(): Promise<ExtensionBrowser> {
+export interface LaunchOptions {
+  /**
+   * Base64 SHA-256 public-key hashes of certificates to accept (a TLS reference server's
+   * `tls.spkiSha256`): Chromium ignores certificate errors for exactly these, no others.
+   */
+  trustSpki?: string[];
+}
+
+export async function launchExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
     throw new Error(`No built extension at ${EXT_PATH}: run \`npm run build\` first.`);
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-e2e-'));
@@ -37,6 +45,9 @@ export async function launchExtension(): Promise<ExtensionBrowser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(options.trustSpki?.length
+        ? [`--ignore-certificate-errors-spki-list=${options.trustSpki.join(',')}`]
+        : []),
     ],
   });
   const sw = ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'));
