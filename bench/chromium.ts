@@ -66,7 +66,8 @@ function isChromium(pid: number): boolean {
   }
 }
 
-export async function launch(extDir?: string): Promise<BenchBrowser> {
+/** `trustSpki`: certificates (base64 SHA-256 of their keys) Chromium accepts, and no others. */
+export async function launch(extDir?: string, trustSpki: string[] = []): Promise<BenchBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-bench-profile-'));
   const before = new Set(children().get(process.pid) ?? []);
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -81,6 +82,7 @@ export async function launch(extDir?: string): Promise<BenchBrowser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(trustSpki.length ? [`--ignore-certificate-errors-spki-list=${trustSpki.join(',')}`] : []),
     ],
   });
   // The browser is a child of this process (playwright-core runs in-process).

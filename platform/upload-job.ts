@@ -8,7 +8,15 @@
 // - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress. The encryption
 //   runs in a dedicated worker that writes through a sync access handle (platform/encrypt-worker.ts);
 //   where that is unavailable, it runs here and writes through createWritable.
-import { createCipher, cryptStream, deriveIv, encryptBlob, randomKey, sha256Hex } from '../lib/crypto';
+import {
+  createCipher,
+  cryptStream,
+  DISK_CHUNK_BYTES,
+  deriveIv,
+  encryptBlob,
+  randomKey,
+  sha256Hex,
+} from '../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
 import {
   deletionLink,
@@ -41,7 +49,7 @@ export interface UploadOutcome {
 }
 
 /** Bytes per WebCrypto call on the disk path (re-cut from the file's stream). */
-const CHUNK = 1 << 20;
+const CHUNK = DISK_CHUNK_BYTES;
 /** OPFS names of the encrypted copies; each is guarded by a Web Lock of the same name while in use. */
 const PREFIX = 'upload-';
 const SUFFIX = '.bin';

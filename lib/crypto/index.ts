@@ -17,6 +17,7 @@ export {
   cryptBlob,
   cryptStream,
   DEFAULT_CHUNK_BYTES,
+  DISK_CHUNK_BYTES,
   decryptBlob,
   encryptBlob,
   STREAM_CHUNK_BYTES,
