@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { DISK_CHUNK_BYTES } from '../lib/crypto';
+import { STREAM_CHUNK_BYTES } from '../lib/crypto';
 import type { BenchBrowser } from './chromium';
 import { MIB, median, writeRandomFile } from './common';
 
@@ -47,7 +47,7 @@ export async function cryptoRow(
   b: BenchBrowser,
   tmp: string,
   reps: number,
-  chunkSize = DISK_CHUNK_BYTES,
+  chunkSize = STREAM_CHUNK_BYTES,
 ): Promise<CryptoResult> {
   const size = 256 * MIB;
   const sample = 4 * MIB;

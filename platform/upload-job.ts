@@ -11,10 +11,10 @@
 import {
   createCipher,
   cryptStream,
-  DISK_CHUNK_BYTES,
   deriveIv,
   encryptBlob,
   randomKey,
+  STREAM_CHUNK_BYTES,
   sha256Hex,
 } from '../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
@@ -48,8 +48,8 @@ export interface UploadOutcome {
   historyError?: HistoryWriteError;
 }
 
-/** Bytes per WebCrypto call on the disk path (re-cut from the file's stream). */
-const CHUNK = DISK_CHUNK_BYTES;
+/** Bytes per WebCrypto call on the disk path too (re-cut from the file's stream). */
+const CHUNK = STREAM_CHUNK_BYTES;
 /** OPFS names of the encrypted copies; each is guarded by a Web Lock of the same name while in use. */
 const PREFIX = 'upload-';
 const SUFFIX = '.bin';

@@ -17,7 +17,6 @@ export {
   cryptBlob,
   cryptStream,
   DEFAULT_CHUNK_BYTES,
-  DISK_CHUNK_BYTES,
   decryptBlob,
   encryptBlob,
   STREAM_CHUNK_BYTES,

@@ -59,8 +59,6 @@ export interface CryptStreamOptions {
 }
 
 export const STREAM_CHUNK_BYTES = 256 * 1024;
-/** Chunk size of the disk path's worker (bench row a measures it). */
-export const DISK_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Reads `source` in pieces of exactly `size` bytes (the last one shorter): into the buffers it is
