@@ -243,7 +243,7 @@ async function encryptToDisk(
  * Firefox builds never stream: its fetch turns a stream body into the text "[object
  * ReadableStream]" without an error. Elsewhere the feature test decides.
  */
-export const REQUEST_STREAMS = !import.meta.env.FIREFOX && requestStreamsSupported(globalThis.Request);
+const REQUEST_STREAMS = !import.meta.env.FIREFOX && requestStreamsSupported(globalThis.Request);
 
 /** Origins that refused a streamed upload in this document (no HTTP/2): they go the disk way at once. */
 const refusedStreams = new Set<string>();
