@@ -3,9 +3,9 @@ import { defineConfig } from 'wxt';
 import { manifestCommands } from './lib/settings/commands';
 
 // Loopback is granted up front so the bundled reference server and servers on this
-// machine work without a prompt; every other server's origin is asked for when a
-// profile using it is saved (optional_host_permissions).
-const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
+// machine work without a prompt (over https too: its TLS mode, HTTP/2); every other
+// server's origin is asked for when a profile using it is saved (optional_host_permissions).
+const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*', 'https://127.0.0.1/*', 'https://localhost/*'];
 const ANY_SITE = ['http://*/*', 'https://*/*'];
 
 export default defineConfig({

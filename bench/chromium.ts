@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { opfsNames } from '../tests/e2e/large-files';
 
 const BUILT = resolve('.output/chrome-mv3');
 
@@ -65,7 +66,8 @@ function isChromium(pid: number): boolean {
   }
 }
 
-export async function launch(extDir?: string): Promise<BenchBrowser> {
+/** `trustSpki`: certificates (base64 SHA-256 of their keys) Chromium accepts, and no others. */
+export async function launch(extDir?: string, trustSpki: string[] = []): Promise<BenchBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'hushdrop-bench-profile-'));
   const before = new Set(children().get(process.pid) ?? []);
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -80,6 +82,7 @@ export async function launch(extDir?: string): Promise<BenchBrowser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(trustSpki.length ? [`--ignore-certificate-errors-spki-list=${trustSpki.join(',')}`] : []),
     ],
   });
   // The browser is a child of this process (playwright-core runs in-process).
@@ -136,16 +139,6 @@ export async function settingsFor(b: BenchBrowser, settings: unknown): Promise<v
     (s) => (globalThis as any).chrome.storage.local.set({ settings: s, settings$: { v: 2 } }),
     settings,
   );
-}
-
-/** Names in the extension origin's OPFS root. */
-export function opfsNames(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const name of (root as any).keys()) names.push(name as string);
-    return names;
-  });
 }
 
 /** Waits until the extension's OPFS holds no file (a finished upload removes its copy afterwards). */

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'vite';
+import { STREAM_CHUNK_BYTES } from '../lib/crypto';
 import type { BenchBrowser } from './chromium';
 import { MIB, median, writeRandomFile } from './common';
 
@@ -41,7 +42,13 @@ async function pageCipherBundle(): Promise<string> {
   return chunk.code;
 }
 
-export async function cryptoRow(b: BenchBrowser, tmp: string, reps: number): Promise<CryptoResult> {
+/** `chunkSize`: what the worker is told to use (the upload pipeline's own size by default). */
+export async function cryptoRow(
+  b: BenchBrowser,
+  tmp: string,
+  reps: number,
+  chunkSize = STREAM_CHUNK_BYTES,
+): Promise<CryptoResult> {
   const size = 256 * MIB;
   const sample = 4 * MIB;
   const path = join(tmp, 'crypto-256.bin');
@@ -95,33 +102,36 @@ export async function cryptoRow(b: BenchBrowser, tmp: string, reps: number): Pro
         return performance.now() - t0;
       });
     const pipeline = () =>
-      page.evaluate(async (url) => {
-        const g = globalThis as any;
-        const name = `bench-${crypto.randomUUID()}.bin`;
-        const t0 = performance.now();
-        const w = new Worker(url, { type: 'module' });
-        const end: any = await new Promise((resolve) => {
-          w.onmessage = (e) => e.data.type !== 'progress' && resolve(e.data);
-          w.onerror = (e) => resolve({ type: 'onerror', message: e.message });
-          w.postMessage({
-            type: 'start',
-            file: g.benchFile,
-            key: g.benchKey,
-            iv: g.benchIv,
-            name,
-            chunkSize: 1 << 20,
+      page.evaluate(
+        async ({ url, chunkSize }) => {
+          const g = globalThis as any;
+          const name = `bench-${crypto.randomUUID()}.bin`;
+          const t0 = performance.now();
+          const w = new Worker(url, { type: 'module' });
+          const end: any = await new Promise((resolve) => {
+            w.onmessage = (e) => e.data.type !== 'progress' && resolve(e.data);
+            w.onerror = (e) => resolve({ type: 'onerror', message: e.message });
+            w.postMessage({
+              type: 'start',
+              file: g.benchFile,
+              key: g.benchKey,
+              iv: g.benchIv,
+              name,
+              chunkSize,
+            });
           });
-        });
-        const ms = performance.now() - t0;
-        w.terminate();
-        if (end.type !== 'done') throw new Error(`worker: ${JSON.stringify(end)}`);
-        const root = await navigator.storage.getDirectory();
-        const copy = await (await root.getFileHandle(name)).getFile();
-        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await copy.arrayBuffer()));
-        await root.removeEntry(name);
-        const same = g.benchRawDigest && digest.every((x: number, i: number) => x === g.benchRawDigest[i]);
-        return { ms, same };
-      }, `/assets/${worker}`);
+          const ms = performance.now() - t0;
+          w.terminate();
+          if (end.type !== 'done') throw new Error(`worker: ${JSON.stringify(end)}`);
+          const root = await navigator.storage.getDirectory();
+          const copy = await (await root.getFileHandle(name)).getFile();
+          const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', await copy.arrayBuffer()));
+          await root.removeEntry(name);
+          const same = g.benchRawDigest && digest.every((x: number, i: number) => x === g.benchRawDigest[i]);
+          return { ms, same };
+        },
+        { url: `/assets/${worker}`, chunkSize },
+      );
     const cryptoJsRun = () =>
       page.evaluate(async (n) => {
         const g = globalThis as any;

@@ -1,19 +1,24 @@
 // Rows b and c: a 1 GiB upload through the extension's upload page to the reference server on
 // loopback, in client mode (encrypted) and plain mode (mode none), against `curl -F file=@…` of the
-// same file to the same server; and the browser's peak memory during each extension upload.
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+// same file to the same server; and the browser's peak memory during each extension upload. Over
+// plain http (HTTP/1.1: the encrypted upload goes the disk way) or over HTTPS with HTTP/2 (the
+// encrypted upload is streamed; curl then uses --http2 and trusts the server's certificate only).
 import { type BenchBrowser, opfsSettled, sampler, settingsFor } from './chromium';
-import { GIB, median, now, run, sleep, writeRandomFile } from './common';
+import { median, now, run, sleep } from './common';
 import { type BenchServer, benchSettings } from './server';
 
 export interface UploadRun {
   ms: number;
-  /** Client mode: from the click to the start of the upload phase (reading, encrypting, writing). */
+  /**
+   * Client mode: from the click to the start of the upload phase (reading, encrypting, writing);
+   * 0 when there was no such phase (a streamed upload encrypts while it sends).
+   */
   encryptMs: number;
   /** Peak of the summed RSS minus the idle median just before, in bytes. */
   extraRss: number;
   idleRss: number;
+  /** The link the page showed. */
+  link: string;
 }
 
 export interface UploadResult {
@@ -26,6 +31,7 @@ export interface UploadResult {
 async function curlUpload(server: BenchServer, path: string): Promise<number> {
   const t0 = now();
   const code = await run('curl', [
+    ...(server.tls ? ['--http2', '--cacert', server.tls.certificatePath] : []),
     '-sS',
     '-o',
     '/dev/null',
@@ -44,7 +50,7 @@ async function curlUpload(server: BenchServer, path: string): Promise<number> {
   return ms;
 }
 
-async function extensionUpload(
+export async function extensionUpload(
   b: BenchBrowser,
   server: BenchServer,
   path: string,
@@ -74,7 +80,12 @@ async function extensionUpload(
           g.benchUploading = performance.now();
         const job = document.querySelector('.job[data-state="done"], .job[data-state="failed"]');
         if (!job) return;
-        g.benchEnd = { t: performance.now(), state: job.getAttribute('data-state'), text: job.textContent };
+        g.benchEnd = {
+          t: performance.now(),
+          state: job.getAttribute('data-state'),
+          text: job.textContent,
+          link: job.querySelector<HTMLInputElement>('input[id^="link-"]')?.value ?? '',
+        };
         observer.disconnect();
       });
       observer.observe(document.body, { subtree: true, childList: true, attributes: true });
@@ -93,38 +104,50 @@ async function extensionUpload(
         encryptMs: g.benchUploading ? g.benchUploading - g.benchStart : 0,
         state: g.benchEnd.state,
         text: g.benchEnd.text,
+        link: g.benchEnd.link as string,
       };
     });
     if (end.state !== 'done') throw new Error(`The ${mode} upload failed: ${end.text}`);
     // The encrypted copy is removed after the link is shown; wait for it before the next run.
     await opfsSettled(page);
-    return { ms: end.ms, encryptMs: end.encryptMs, extraRss: Math.max(...samples) - idleRss, idleRss };
+    return {
+      ms: end.ms,
+      encryptMs: end.encryptMs,
+      extraRss: Math.max(...samples) - idleRss,
+      idleRss,
+      link: end.link,
+    };
   } finally {
     await page.close();
   }
 }
 
+/**
+ * `reps` rounds of curl, client mode and mode none, interleaved, with the file at `path`. Checks
+ * that client-mode uploads took the way the server allows: streamed over HTTP/2, disk otherwise.
+ */
 export async function uploadRow(
   b: BenchBrowser,
   server: BenchServer,
-  tmp: string,
+  path: string,
+  size: number,
   reps: number,
-  size = GIB,
 ): Promise<UploadResult> {
-  const path = join(tmp, 'upload-1g.bin');
-  await writeRandomFile(path, size);
   const result: UploadResult = { size, curl: [], client: [], none: [] };
-  try {
-    for (let r = 0; r < reps; r++) {
-      result.curl.push(await curlUpload(server, path));
-      server.clearFiles();
-      result.client.push(await extensionUpload(b, server, path, 'client'));
-      server.clearFiles();
-      result.none.push(await extensionUpload(b, server, path, 'none'));
-      server.clearFiles();
-    }
-  } finally {
-    rmSync(path, { force: true });
+  for (let r = 0; r < reps; r++) {
+    result.curl.push(await curlUpload(server, path));
+    server.clearFiles();
+    const client = await extensionUpload(b, server, path, 'client');
+    if ((client.encryptMs === 0) !== (server.tls !== undefined))
+      throw new Error(
+        server.tls
+          ? 'The encrypted upload to the HTTP/2 server was not streamed.'
+          : 'The encrypted upload to the HTTP/1.1 server did not go the disk way.',
+      );
+    result.client.push(client);
+    server.clearFiles();
+    result.none.push(await extensionUpload(b, server, path, 'none'));
+    server.clearFiles();
   }
   return result;
 }

@@ -4,13 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyExtension, launch } from './chromium';
-import { fmt, GIB, MIB, median, mibps } from './common';
+import { fmt, GIB, MIB, median, mibps, writeRandomFile } from './common';
+import { bigRow } from './row-4g';
 import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-content';
 import { cryptoRow, summarize } from './row-crypto';
 import { paymentsRow } from './row-payments';
 import { serverRow } from './row-server';
 import { uploadRow } from './row-upload';
-import { startBenchServer } from './server';
+import { type BenchServer, startBenchServer } from './server';
 
 interface Row {
   id: string;
@@ -22,7 +23,9 @@ interface Row {
 }
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows; b and c always run together. */
+/** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
+const BIG = process.env.BENCH_4G ?? '';
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
@@ -62,198 +65,288 @@ function printTable(): void {
   for (const b of body) console.log(line(b));
 }
 
+async function rowsAtoF(
+  extDir: string,
+  tmp: string,
+  server: BenchServer,
+  tlsServer: BenchServer,
+): Promise<void> {
+  if (wanted('a')) {
+    log('a: encryption in an extension page (256 MiB)');
+    const browser = await launch(extDir);
+    try {
+      // Cheap (seconds per round) and noisy: more rounds than the other rows.
+      const c = await cryptoRow(browser, tmp, REPS + 2);
+      log(
+        `  ms per round: raw ${ms(c.raw)}; loop ${ms(c.loop)}; pipeline ${ms(c.pipeline)}; crypto-js ${ms(c.cryptoJs)}`,
+      );
+      const s = summarize(c);
+      if (c.checks.length) throw new Error(`row a: ${c.checks.join('; ')}`);
+      const raw = mibps(c.size, s.raw);
+      const loop = mibps(c.size, s.loop);
+      const pipe = mibps(c.size, s.pipeline);
+      const cjs = 1 / MIB / (s.cryptoJsPerByte / 1000);
+      add(
+        'a1',
+        'cryptAt loop, 1 MiB chunks, vs one WebCrypto call',
+        s.raw / s.loop,
+        '≥ 0.8',
+        atLeast(0.8),
+        `${fmt(loop, 0)} vs ${fmt(raw, 0)} MiB/s`,
+      );
+      add(
+        'a2',
+        'worker + OPFS pipeline (read, encrypt, write) vs one WebCrypto call',
+        s.raw / s.pipeline,
+        '≥ 0.6',
+        atLeast(0.6),
+        `${fmt(pipe, 0)} vs ${fmt(raw, 0)} MiB/s`,
+      );
+      add(
+        'a3',
+        'worker + OPFS pipeline vs crypto-js CTR (4 MiB, per byte)',
+        pipe / cjs,
+        '≥ 10',
+        atLeast(10),
+        `${fmt(pipe, 0)} vs ${fmt(cjs, 1)} MiB/s`,
+      );
+      add(
+        'a4',
+        'cryptAt loop (encryption alone) vs crypto-js CTR (per byte)',
+        loop / cjs,
+        '≥ 10',
+        atLeast(10),
+        `${fmt(loop, 0)} vs ${fmt(cjs, 1)} MiB/s`,
+      );
+    } finally {
+      await browser.close();
+    }
+  }
+
+  if (wanted('b') || wanted('c')) {
+    log(`b, c: ${UPLOAD_BYTES / MIB} MiB uploads through the upload page and with curl, HTTP/1.1 and HTTP/2`);
+    const bigFile = join(tmp, 'upload.bin');
+    await writeRandomFile(bigFile, UPLOAD_BYTES);
+    const browser = await launch(extDir, [tlsServer.tls!.spkiSha256]);
+    try {
+      const h1 = await uploadRow(browser, server, bigFile, UPLOAD_BYTES, REPS);
+      const h2 = await uploadRow(browser, tlsServer, bigFile, UPLOAD_BYTES, REPS);
+      for (const [name, u] of [
+        ['HTTP/1.1', h1],
+        ['HTTP/2', h2],
+      ] as const) {
+        log(
+          `  ${name} ms per round: curl ${ms(u.curl)}; client ${ms(u.client.map((r) => r.ms))} (encrypting first ${ms(u.client.map((r) => r.encryptMs))}); none ${ms(u.none.map((r) => r.ms))}`,
+        );
+        log(
+          `  ${name} extra MiB per round: client ${u.client.map((r) => Math.round(r.extraRss / MIB))}; none ${u.none.map((r) => Math.round(r.extraRss / MIB))}`,
+        );
+      }
+      const mb = (ms: number) => fmt(mibps(UPLOAD_BYTES, ms), 0);
+      const s = (u: typeof h1) => ({
+        curl: median(u.curl),
+        client: median(u.client.map((r) => r.ms)),
+        enc: median(u.client.map((r) => r.encryptMs)),
+        none: median(u.none.map((r) => r.ms)),
+        extra: median(u.client.map((r) => r.extraRss)),
+        extraNone: median(u.none.map((r) => r.extraRss)),
+        idle: median(u.client.map((r) => r.idleRss)),
+      });
+      const one = s(h1);
+      const two = s(h2);
+      add(
+        'b1',
+        'encrypted upload (client mode), disk path, HTTP/1.1, vs curl -F, throughput',
+        one.curl / one.client,
+        '≥ 0.4',
+        atLeast(0.4),
+        `${mb(one.client)} vs ${mb(one.curl)} MiB/s (${fmt(one.client / 1000, 1)} s, of which encrypting to disk ${fmt(one.enc / 1000, 1)} s; curl ${fmt(one.curl / 1000, 1)} s)`,
+      );
+      add(
+        'b2',
+        'plain upload (mode none), HTTP/1.1, vs curl -F, throughput',
+        one.curl / one.none,
+        '≥ 0.7',
+        atLeast(0.7),
+        `${mb(one.none)} vs ${mb(one.curl)} MiB/s (${fmt(one.none / 1000, 1)} s)`,
+      );
+      add(
+        'b3',
+        'encrypted upload, streamed, HTTP/2, vs curl --http2 -F, same server',
+        two.curl / two.client,
+        '≥ 0.5',
+        atLeast(0.5),
+        `${mb(two.client)} vs ${mb(two.curl)} MiB/s (${fmt(two.client / 1000, 1)} s; curl ${fmt(two.curl / 1000, 1)} s)`,
+      );
+      add(
+        'b4',
+        'plain upload (mode none), HTTP/2, vs curl --http2 -F',
+        two.curl / two.none,
+        '≥ 0.65',
+        atLeast(0.65),
+        `${mb(two.none)} vs ${mb(two.curl)} MiB/s (${fmt(two.none / 1000, 1)} s)`,
+      );
+      add(
+        'c1',
+        'browser peak RSS − idle during b1 / file size',
+        one.extra / UPLOAD_BYTES,
+        '≤ 0.25',
+        atMost(0.25),
+        `+${fmt(one.extra / MIB, 0)} MiB over idle ${fmt(one.idle / MIB, 0)} MiB`,
+      );
+      add(
+        'c2',
+        'same, during b2',
+        one.extraNone / UPLOAD_BYTES,
+        '≤ 0.25',
+        atMost(0.25),
+        `+${fmt(one.extraNone / MIB, 0)} MiB`,
+      );
+      add(
+        'c3',
+        'same, during b3 (streamed)',
+        two.extra / UPLOAD_BYTES,
+        '≤ 0.1',
+        atMost(0.1),
+        `+${fmt(two.extra / MIB, 0)} MiB over idle ${fmt(two.idle / MIB, 0)} MiB`,
+      );
+      add(
+        'c4',
+        'same, during b4',
+        two.extraNone / UPLOAD_BYTES,
+        'none given',
+        undefined,
+        `+${fmt(two.extraNone / MIB, 0)} MiB`,
+      );
+    } finally {
+      await browser.close();
+      rmSync(bigFile, { force: true });
+    }
+  }
+
+  if (wanted('d')) {
+    log('d: reference server, 8 × 64 MiB concurrent vs one at a time');
+    const d = await serverRow(server, tmp, REPS);
+    log(`  ms per round: one at a time ${ms(d.sequential)}; concurrent ${ms(d.concurrent)}`);
+    const seq = median(d.sequential);
+    const conc = median(d.concurrent);
+    add(
+      'd',
+      'reference server: 8 concurrent 64 MiB uploads vs one at a time, throughput',
+      seq / conc,
+      'none given',
+      undefined,
+      `${fmt(mibps(d.bytes, conc), 0)} vs ${fmt(mibps(d.bytes, seq), 0)} MiB/s`,
+    );
+  }
+
+  if (wanted('e')) {
+    log('e: payment requests: evaluate vs bare decode and vs bitcore-payment-protocol');
+    const e = await paymentsRow();
+    if ('skipped' in e) {
+      console.error(`row e skipped: ${e.skipped}`);
+      add('e', `payment requests: SKIPPED (${e.skipped})`, Number.NaN, 'none given', undefined, '');
+    } else {
+      log(
+        `  ms per request (medians): again ${fmt(e.again, 2)}; first sight ${fmt(e.firstSight, 2)}; bitcore ${fmt(e.bitcore, 2)}; bitcore found ${e.bitcoreSignatures} signatures and ${e.bitcoreChains} chains good of ${e.requests}`,
+      );
+      add(
+        'e1',
+        `payment request decode + verify vs bare protobuf decode (${e.requests} requests)`,
+        e.again / e.decode,
+        'none given',
+        undefined,
+        `${fmt(e.again, 2)} ms vs ${fmt(e.decode * 1000, 1)} µs per request`,
+      );
+      add(
+        'e2',
+        'decode + verify, time vs bitcore-payment-protocol 8.1.1 (it checks less), request judged again',
+        e.againVsBitcore,
+        '≤ 1.0',
+        atMost(1),
+        `${fmt(e.again, 2)} vs ${fmt(e.bitcore, 2)} ms per request (median of per-request ratios)`,
+      );
+      add(
+        'e2f',
+        'same, first sight of the request (fresh certificate cache)',
+        e.firstSightVsBitcore,
+        '≤ 1.0',
+        atMost(1),
+        `${fmt(e.firstSight, 2)} vs ${fmt(e.bitcore, 2)} ms per request`,
+      );
+    }
+  }
+
+  if (wanted('f')) {
+    const withExt = await launch(extDir);
+    const without = await launch();
+    try {
+      const pages: [string, LinkPage, string, string, ((r: number) => boolean) | undefined][] = [
+        ['f1', 'ordinary', 'page of 10,000 ordinary links', '≤ 1.05', atMost(1.05)],
+        ['f2', 'typed', 'page of 10,000 links with type="text/html"', '≤ 1.05', atMost(1.05)],
+        ['f3', 'payment', 'page of 10,000 payment links (bitcoin:?r=)', '≤ 1.10', atMost(1.1)],
+      ];
+      for (const [id, kind, what, target, test] of pages) {
+        log(`${id}: content script on a ${what}, with and without the extension`);
+        const f = await contentRow(withExt, without, Math.max(5, 5 * REPS), kind);
+        log(`  task ms per load: with ${ms(f.withExtension)}; without ${ms(f.without)}`);
+        log(`  script ms per load: with ${ms(f.scriptWith)}; without ${ms(f.scriptWithout)}`);
+        if (f.injected !== f.withExtension.length)
+          throw new Error(
+            `row ${id}: the content script ran in ${f.injected} of ${f.withExtension.length} loads`,
+          );
+        add(
+          id,
+          `${what}: main-thread task time with vs without the extension`,
+          contentRatio(f),
+          target,
+          test,
+          `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms; script ${fmt(median(f.scriptWith), 0)} vs ${fmt(median(f.scriptWithout), 0)} ms = ${fmt(scriptShare(f) * 100, 1)} % of the task time without (${f.withExtension.length} loads each)`,
+        );
+      }
+    } finally {
+      await withExt.close();
+      await without.close();
+    }
+  }
+}
+
+async function rowG(extDir: string, tmp: string, server: BenchServer, tlsServer: BenchServer): Promise<void> {
+  log('g: 4 GiB, client mode, streamed over HTTP/2 and the disk way over HTTP/1.1');
+  const browser = await launch(extDir, [tlsServer.tls!.spkiSha256]);
+  try {
+    const runs = await bigRow(browser, { http2: tlsServer, http1: server }, tmp, 4 * GIB, log);
+    for (const r of runs)
+      add(
+        `g (${r.transport})`,
+        `4 GiB encrypted upload: completes and decrypts to the original (${r.decrypts ? 'yes' : 'NO'}); peak RAM over idle / size`,
+        r.extraRss / (4 * GIB),
+        'decrypts, ≤ 0.1',
+        (ratio) => r.decrypts && ratio <= 0.1,
+        `${fmt(mibps(4 * GIB, r.ms), 0)} MiB/s (${fmt(r.ms / 1000, 0)} s); +${fmt(r.extraRss / MIB, 0)} MiB over idle ${fmt(r.idleRss / MIB, 0)} MiB`,
+      );
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-bench-'));
   const server = await startBenchServer(join(tmp, 'server'));
+  const tlsServer = await startBenchServer(join(tmp, 'server-h2'), '1');
   try {
     const extDir = copyExtension(tmp);
 
-    if (wanted('a')) {
-      log('a: encryption in an extension page (256 MiB)');
-      const browser = await launch(extDir);
-      try {
-        // Cheap (seconds per round) and noisy: more rounds than the other rows.
-        const c = await cryptoRow(browser, tmp, REPS + 2);
-        log(
-          `  ms per round: raw ${ms(c.raw)}; loop ${ms(c.loop)}; pipeline ${ms(c.pipeline)}; crypto-js ${ms(c.cryptoJs)}`,
-        );
-        const s = summarize(c);
-        if (c.checks.length) throw new Error(`row a: ${c.checks.join('; ')}`);
-        const raw = mibps(c.size, s.raw);
-        const loop = mibps(c.size, s.loop);
-        const pipe = mibps(c.size, s.pipeline);
-        const cjs = 1 / MIB / (s.cryptoJsPerByte / 1000);
-        add(
-          'a1',
-          'cryptAt loop, 1 MiB chunks, vs one WebCrypto call',
-          s.raw / s.loop,
-          '≥ 0.8',
-          atLeast(0.8),
-          `${fmt(loop, 0)} vs ${fmt(raw, 0)} MiB/s`,
-        );
-        add(
-          'a2',
-          'worker + OPFS pipeline (read, encrypt, write) vs one WebCrypto call',
-          s.raw / s.pipeline,
-          '≥ 0.8',
-          atLeast(0.8),
-          `${fmt(pipe, 0)} vs ${fmt(raw, 0)} MiB/s`,
-        );
-        add(
-          'a3',
-          'worker + OPFS pipeline vs crypto-js CTR (4 MiB, per byte)',
-          pipe / cjs,
-          '≥ 10',
-          atLeast(10),
-          `${fmt(pipe, 0)} vs ${fmt(cjs, 1)} MiB/s`,
-        );
-        add(
-          'a4',
-          'cryptAt loop (encryption alone) vs crypto-js CTR (per byte)',
-          loop / cjs,
-          '≥ 10',
-          atLeast(10),
-          `${fmt(loop, 0)} vs ${fmt(cjs, 1)} MiB/s`,
-        );
-      } finally {
-        await browser.close();
-      }
-    }
-
-    if (wanted('b') || wanted('c')) {
-      log(`b, c: ${UPLOAD_BYTES / MIB} MiB uploads through the upload page and with curl`);
-      const browser = await launch(extDir);
-      try {
-        const u = await uploadRow(browser, server, tmp, REPS, UPLOAD_BYTES);
-        log(
-          `  ms per round: curl ${ms(u.curl)}; client ${ms(u.client.map((r) => r.ms))} (encrypting ${ms(u.client.map((r) => r.encryptMs))}); none ${ms(u.none.map((r) => r.ms))}`,
-        );
-        log(
-          `  extra MiB per round: client ${u.client.map((r) => Math.round(r.extraRss / MIB))}; none ${u.none.map((r) => Math.round(r.extraRss / MIB))}`,
-        );
-        const curl = median(u.curl);
-        const client = median(u.client.map((r) => r.ms));
-        const enc = median(u.client.map((r) => r.encryptMs));
-        const none = median(u.none.map((r) => r.ms));
-        const mb = (ms: number) => fmt(mibps(u.size, ms), 0);
-        add(
-          'b1',
-          'encrypted upload (client mode) vs curl -F, throughput',
-          curl / client,
-          '≥ 0.5',
-          atLeast(0.5),
-          `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s, of which encrypting ${fmt(enc / 1000, 1)} s; curl ${fmt(curl / 1000, 1)} s)`,
-        );
-        add(
-          'b2',
-          'plain upload (mode none) vs curl -F, throughput',
-          curl / none,
-          '≥ 0.7',
-          atLeast(0.7),
-          `${mb(none)} vs ${mb(curl)} MiB/s (${fmt(none / 1000, 1)} s)`,
-        );
-        const extra = median(u.client.map((r) => r.extraRss));
-        const extraNone = median(u.none.map((r) => r.extraRss));
-        add(
-          'c1',
-          'browser peak RSS − idle during the encrypted upload / file size',
-          extra / u.size,
-          '≤ 0.25',
-          atMost(0.25),
-          `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(median(u.client.map((r) => r.idleRss)) / MIB, 0)} MiB`,
-        );
-        add(
-          'c2',
-          'same, plain upload',
-          extraNone / u.size,
-          '≤ 0.25',
-          atMost(0.25),
-          `+${fmt(extraNone / MIB, 0)} MiB`,
-        );
-      } finally {
-        await browser.close();
-      }
-    }
-
-    if (wanted('d')) {
-      log('d: reference server, 8 × 64 MiB concurrent vs one at a time');
-      const d = await serverRow(server, tmp, REPS);
-      log(`  ms per round: one at a time ${ms(d.sequential)}; concurrent ${ms(d.concurrent)}`);
-      const seq = median(d.sequential);
-      const conc = median(d.concurrent);
-      add(
-        'd',
-        'reference server: 8 concurrent 64 MiB uploads vs one at a time, throughput',
-        seq / conc,
-        'none given',
-        undefined,
-        `${fmt(mibps(d.bytes, conc), 0)} vs ${fmt(mibps(d.bytes, seq), 0)} MiB/s`,
-      );
-    }
-
-    if (wanted('e')) {
-      log('e: payment requests, evaluate vs bare decode');
-      const e = await paymentsRow();
-      if ('skipped' in e) {
-        console.error(`row e skipped: ${e.skipped}`);
-        add(
-          'e',
-          `payment request decode + verify vs bare protobuf decode: SKIPPED (${e.skipped})`,
-          Number.NaN,
-          'none given',
-          undefined,
-          '',
-        );
-      } else
-        add(
-          'e',
-          `payment request decode + verify vs bare protobuf decode (${e.requests} requests)`,
-          e.evaluateMs / e.decodeMs,
-          'none given',
-          undefined,
-          `${fmt(e.evaluateMs, 2)} ms vs ${fmt(e.decodeMs * 1000, 1)} µs per request`,
-        );
-    }
-
-    if (wanted('f')) {
-      const withExt = await launch(extDir);
-      const without = await launch();
-      try {
-        const pages: [string, LinkPage, string, string, ((r: number) => boolean) | undefined][] = [
-          ['f1', 'ordinary', 'page of 10,000 ordinary links', '≤ 1.05', atMost(1.05)],
-          ['f2', 'typed', 'page of 10,000 links with type="text/html"', '≤ 1.05', atMost(1.05)],
-          ['f3', 'payment', 'page of 10,000 payment links (bitcoin:?r=)', '≤ 1.10', atMost(1.1)],
-        ];
-        for (const [id, kind, what, target, test] of pages) {
-          log(`${id}: content script on a ${what}, with and without the extension`);
-          const f = await contentRow(withExt, without, Math.max(5, 5 * REPS), kind);
-          log(`  task ms per load: with ${ms(f.withExtension)}; without ${ms(f.without)}`);
-          log(`  script ms per load: with ${ms(f.scriptWith)}; without ${ms(f.scriptWithout)}`);
-          if (f.injected !== f.withExtension.length)
-            throw new Error(
-              `row ${id}: the content script ran in ${f.injected} of ${f.withExtension.length} loads`,
-            );
-          add(
-            id,
-            `${what}: main-thread task time with vs without the extension`,
-            contentRatio(f),
-            target,
-            test,
-            `${fmt(median(f.withExtension), 0)} vs ${fmt(median(f.without), 0)} ms; script ${fmt(median(f.scriptWith), 0)} vs ${fmt(median(f.scriptWithout), 0)} ms = ${fmt(scriptShare(f) * 100, 1)} % of the task time without (${f.withExtension.length} loads each)`,
-          );
-        }
-      } finally {
-        await withExt.close();
-        await without.close();
-      }
-    }
+    if (BIG !== 'only') await rowsAtoF(extDir, tmp, server, tlsServer);
+    if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();
+    await tlsServer.close();
     rmSync(tmp, { recursive: true, force: true });
   }
   log('done');
   console.log(
-    `\nHushdrop bench, ${new Date().toISOString()}, ${REPS} repetitions, medians; upload size ${UPLOAD_BYTES / GIB} GiB\n`,
+    `\nHushdrop bench, ${new Date().toISOString()}, ${REPS} repetitions, medians; upload size ${UPLOAD_BYTES / GIB} GiB${BIG ? '; row g: 4 GiB' : ''}\n`,
   );
   printTable();
   console.log(`\nTotal time ${fmt((performance.now() - started) / 1000, 0)} s. Method: bench/README.md`);

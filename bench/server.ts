@@ -6,19 +6,26 @@ import { join, resolve } from 'node:path';
 import { stop } from './common';
 
 export interface BenchServer {
+  /** The data directory; stored uploads are the files in `<dataDir>/files`. */
+  dataDir: string;
+  /** In TLS mode: the certificate's path (curl --cacert) and SPKI hash (Chromium). */
+  tls?: { certificatePath: string; spkiSha256: string };
   baseUrl: string;
   apiUrl: string;
   uploadUrl: string;
   process: ChildProcess;
   /** Deletes the stored upload files (the server forgets nothing, but the disk is freed). */
   clearFiles(): void;
+  /** Paths of the stored upload files. */
+  storedFiles(): string[];
   close(): Promise<void>;
 }
 
-export async function startBenchServer(dataDir: string): Promise<BenchServer> {
+/** `tls`: '1' for HTTPS with HTTP/2 and HTTP/1.1, 'http1' for HTTPS with HTTP/1.1 only. */
+export async function startBenchServer(dataDir: string, tls?: '1' | 'http1'): Promise<BenchServer> {
   const tsx = resolve('node_modules/.bin/tsx');
   const child = spawn(tsx, ['tests/server/main.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: Record<string, string> = {};
@@ -26,8 +33,9 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
     let buffered = '';
     const onData = (d: Buffer) => {
       buffered += d;
-      for (const m of buffered.matchAll(/^(base_url|api_url|upload_url)=(\S+)$/gm)) lines[m[1]!] = m[2]!;
-      if (lines.base_url && lines.api_url && lines.upload_url) {
+      for (const m of buffered.matchAll(/^(base_url|api_url|upload_url|tls_cert|tls_spki)=(\S+)$/gm))
+        lines[m[1]!] = m[2]!;
+      if (lines.base_url && lines.api_url && lines.upload_url && (!tls || lines.tls_spki)) {
         child.stdout!.off('data', onData);
         child.stdout!.resume();
         done();
@@ -38,6 +46,8 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
   });
   const files = join(dataDir, 'files');
   return {
+    dataDir,
+    ...(tls ? { tls: { certificatePath: lines.tls_cert!, spkiSha256: lines.tls_spki! } } : {}),
     baseUrl: lines.base_url!,
     apiUrl: lines.api_url!,
     uploadUrl: lines.upload_url!,
@@ -45,6 +55,7 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
     clearFiles() {
       for (const name of readdirSync(files)) rmSync(join(files, name), { force: true });
     },
+    storedFiles: () => readdirSync(files).map((name) => join(files, name)),
     close: () => stop(child),
   };
 }

@@ -1,11 +1,14 @@
-// Dedicated worker for one upload: reads the chosen File a slice at a time, encrypts each slice at
-// its offset (Teknik's AES-256-CTR) and writes it into an OPFS file through a sync access handle,
-// which exists only in dedicated workers. Only a few 1 MiB slices are in memory at any time.
+// Dedicated worker for one upload: reads the chosen File through its stream, re-cut to the cipher's
+// chunks, encrypts each at its offset (Teknik's AES-256-CTR) and writes it into an OPFS file through a
+// sync access handle, which exists only in dedicated workers. Reading (the browser process), encrypting
+// (WebCrypto's threads) and writing (this thread) overlap, and the stream holds the reading back to
+// what the writes take (lib/crypto/stream.ts, cryptStream), so only a few MiB are in memory.
 //
 // Protocol: the page sends one `start`, then maybe `cancel`; the worker answers with `progress`
 // reports and ends with exactly one of `done`, `unsupported` (nothing written: the page falls back
 // to its own path), `cancelled` or `error`.
 import { createCipher } from '../lib/crypto/cipher';
+import { cryptStream } from '../lib/crypto/stream';
 
 export interface EncryptStart {
   type: 'start';
@@ -14,7 +17,7 @@ export interface EncryptStart {
   iv: string;
   /** Name of the OPFS file (in the root directory) to write. */
   name: string;
-  /** Bytes per read, per WebCrypto call and per write. */
+  /** Bytes per WebCrypto call and per write. */
   chunkSize: number;
 }
 
@@ -32,7 +35,6 @@ interface SyncAccessHandle {
   write(data: ArrayBufferView<ArrayBuffer>, options?: { at?: number }): number;
   truncate(size: number): void;
   getSize(): number;
-  flush(): void;
   close(): void;
 }
 interface SyncCapableHandle {
@@ -40,10 +42,10 @@ interface SyncCapableHandle {
 }
 
 /**
- * Slices in flight (read and encrypted ahead of the write); memory stays a few MiB. Measured on 1 GiB,
- * 2 cores: 5.2–5.8 s with 3 against 7.1–8.4 s with 1; 8 was no better.
+ * Ciphertext the stream may hold ahead of the writes. The writes are fast (page cache), so a small
+ * queue keeps the reads busy without holding much.
  */
-const AHEAD = 3;
+const QUEUE_BYTES = 4 * 1024 * 1024;
 /** Least time between two progress reports, so the page is not flooded (about 400 slices/s). */
 const REPORT_EVERY_MS = 50;
 
@@ -76,48 +78,35 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
     // and encrypting, was no faster for it).
     access.truncate(total);
     const cipher = await createCipher(job.key, job.iv);
-    // Reading (browser process), encrypting (WebCrypto's threads) and writing (this thread)
-    // overlap: while one slice is written, up to AHEAD more are being read and encrypted.
-    const queue: Promise<Uint8Array<ArrayBuffer>>[] = [];
-    let next = 0;
-    const fill = () => {
-      while (queue.length < AHEAD && next < total) {
-        const start = next;
-        const end = Math.min(start + job.chunkSize, total);
-        next = end;
-        const slice = job.file
-          .slice(start, end)
-          .arrayBuffer()
-          .then((buffer) => {
-            if (buffer.byteLength !== end - start)
-              throw new Error(`Read ${buffer.byteLength} bytes at ${start} instead of ${end - start}.`);
-            return cipher.cryptAt(new Uint8Array(buffer), start) as Promise<Uint8Array<ArrayBuffer>>;
-          });
-        slice.catch(() => {}); // awaited in order below; this only silences slices left after a stop
-        queue.push(slice);
-      }
-    };
+    const reader = cryptStream(job.file.stream(), cipher, {
+      chunkSize: job.chunkSize,
+      queueBytes: QUEUE_BYTES,
+    }).getReader();
     let reported = 0;
     let written = 0;
-    for (let offset = 0; offset < total; ) {
-      if (cancelled) return { type: 'cancelled' };
-      fill();
-      const cipherText = await queue.shift()!;
-      if (cancelled) return { type: 'cancelled' };
-      const count = access.write(cipherText, { at: offset });
-      if (count !== cipherText.length)
-        throw new Error(
-          `Only ${count} of ${cipherText.length} bytes were written at ${offset} (disk full?).`,
-        );
-      written += count;
-      offset += cipherText.length;
-      const now = Date.now();
-      if (now - reported >= REPORT_EVERY_MS || offset === total) {
-        reported = now;
-        scope.postMessage({ type: 'progress', done: offset, total });
+    try {
+      for (;;) {
+        if (cancelled) return { type: 'cancelled' };
+        const { value: cipherText, done } = await reader.read();
+        if (done) break;
+        if (cancelled) return { type: 'cancelled' };
+        const count = access.write(cipherText as Uint8Array<ArrayBuffer>, { at: written });
+        if (count !== cipherText.length)
+          throw new Error(
+            `Only ${count} of ${cipherText.length} bytes were written at ${written} (disk full?).`,
+          );
+        written += count;
+        const now = Date.now();
+        if (now - reported >= REPORT_EVERY_MS || written === total) {
+          reported = now;
+          scope.postMessage({ type: 'progress', done: written, total });
+        }
       }
+    } finally {
+      await reader.cancel().catch(() => {});
     }
-    access.flush();
+    // No flush(): it waits for the disk to take the whole copy (about 1–2 s per GiB here), and a
+    // temporary copy need not survive a crash (a leftover is swept); what was written is readable.
     const size = access.getSize();
     if (size !== total || written !== total)
       throw new Error(`The encrypted copy has ${written} bytes written and ${size} in all, not ${total}.`);

@@ -1,16 +1,36 @@
 // One upload, run in an extension page or the offscreen document (Chromium) / background page
-// (Firefox): encrypt (client mode) slice by slice into a disk-backed OPFS file, send that file with
-// XHR for progress, then record it in history. The encryption runs in a dedicated worker that
-// writes through a sync access handle (platform/encrypt-worker.ts); where that is unavailable, it
-// runs here and writes through createWritable. Either way only a few 1 MiB slices are in memory.
-import { deriveIv, encryptBlob, randomKey, sha256Hex } from '../lib/crypto';
+// (Firefox), then recorded in history. In client mode the file is encrypted, and sent by one of two
+// transports (lib/upload/stream-choice.ts decides):
+// - stream: to an https server, where the browser takes request streams, the file is encrypted as
+//   the network takes it (cryptStream into a fetch body over HTTP/2): no copy on disk, a few MiB in
+//   memory. A server that cannot take it (HTTP/1.1) refuses it before anything is stored; the
+//   upload then goes the disk way, from offset 0, and that origin goes the disk way from then on.
+// - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress. The encryption
+//   runs in a dedicated worker that writes through a sync access handle (platform/encrypt-worker.ts);
+//   where that is unavailable, it runs here and writes through createWritable.
+import {
+  createCipher,
+  cryptStream,
+  deriveIv,
+  encryptBlob,
+  randomKey,
+  STREAM_CHUNK_BYTES,
+  sha256Hex,
+} from '../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
 import {
   deletionLink,
+  requestStreamsSupported,
+  type SendUploadArgs,
   sendUpload,
   shareLink,
+  shouldStream,
+  streamTransport,
+  UploadError,
   type UploadOptions,
+  type UploadResult,
   type UploadTarget,
+  uploadEndpoint,
   xhrTransport,
 } from '../lib/upload';
 import type { EncryptCommand, EncryptReport } from './encrypt-worker';
@@ -29,7 +49,8 @@ export interface UploadOutcome {
   historyError?: HistoryWriteError;
 }
 
-const CHUNK = 1 << 20;
+/** Bytes per WebCrypto call on the disk path too (re-cut from the file's stream). */
+const CHUNK = STREAM_CHUNK_BYTES;
 /** How long a cancelled worker gets to close its file before it is terminated anyway. */
 const CANCEL_GRACE_MS = 2000;
 
@@ -155,6 +176,67 @@ async function encryptToDisk(
   }
 }
 
+/**
+ * Firefox builds never stream: its fetch turns a stream body into the text "[object
+ * ReadableStream]" without an error. Elsewhere the feature test decides.
+ */
+const REQUEST_STREAMS = !import.meta.env.FIREFOX && requestStreamsSupported(globalThis.Request);
+
+/** Origins that refused a streamed upload in this document (no HTTP/2): they go the disk way at once. */
+const refusedStreams = new Set<string>();
+
+type Common = Omit<SendUploadArgs, 'body' | 'transport' | 'onProgress'>;
+
+/** The stream transport: resolves with the result, or 'refused' when the server cannot take a stream. */
+async function sendStreamed(
+  file: File,
+  key: string,
+  iv: string,
+  common: Common,
+  onProgress: Progress,
+): Promise<UploadResult | 'refused'> {
+  const stream = cryptStream(file.stream(), await createCipher(key, iv));
+  try {
+    return await sendUpload({
+      ...common,
+      body: { stream, size: file.size },
+      transport: streamTransport(),
+      // The body is the file plus a few hundred bytes of form: show it as the file's share.
+      onProgress: (sent, total) =>
+        onProgress({ phase: 'uploading', done: Math.floor((sent / total) * file.size), total: file.size }),
+    });
+  } catch (err) {
+    if (!(err instanceof UploadError && err.kind === 'stream-refused')) throw err;
+    refusedStreams.add(new URL(uploadEndpoint(common.target)).origin);
+    return 'refused';
+  }
+}
+
+/** The disk transport: the file as it is, or (with key and IV) its encrypted copy in OPFS, sent with XHR. */
+async function sendFromDisk(
+  file: File,
+  cipher: { key: string; iv: string } | undefined,
+  common: Common,
+  onProgress: Progress,
+): Promise<{ result: UploadResult; cleanup: () => Promise<void> }> {
+  let body: Blob = file;
+  let cleanup = async () => {};
+  if (cipher)
+    ({ body, cleanup } = await encryptToDisk(file, cipher.key, cipher.iv, onProgress, common.signal));
+  try {
+    const result = await sendUpload({
+      ...common,
+      body,
+      transport: xhrTransport(XMLHttpRequest),
+      onProgress: (sent, total) => onProgress({ phase: 'uploading', done: sent, total }),
+    });
+    return { result, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
 let swept = false;
 
 /** How long the server may stay silent (no upload progress, no answer) before we give up. */
@@ -176,26 +258,30 @@ export async function runUpload(
   }
   let key: string | undefined;
   let iv: string | undefined;
-  let body: Blob = file;
-  let cleanup = async () => {};
   if (options.mode === 'client') {
     key = randomKey();
     iv = deriveIv(key);
-    ({ body, cleanup } = await encryptToDisk(file, key, iv, onProgress, signal));
   }
+  const common: Common = {
+    target,
+    options,
+    file: { name: file.name || 'file', type: file.type || 'application/octet-stream' },
+    iv,
+    signal,
+    timeoutMs,
+  };
+  let result: UploadResult | 'refused' = 'refused';
+  let cleanup = async () => {};
+  if (
+    key &&
+    iv &&
+    shouldStream({ url: uploadEndpoint(target), requestStreams: REQUEST_STREAMS, refused: refusedStreams })
+  )
+    result = await sendStreamed(file, key, iv, common, onProgress);
+  if (result === 'refused')
+    ({ result, cleanup } = await sendFromDisk(file, key && iv ? { key, iv } : undefined, common, onProgress));
   let succeeded = false;
   try {
-    const result = await sendUpload({
-      target,
-      options,
-      file: { name: file.name || 'file', type: file.type || 'application/octet-stream' },
-      body,
-      iv,
-      transport: xhrTransport(XMLHttpRequest),
-      signal,
-      timeoutMs,
-      onProgress: (sent, total) => onProgress({ phase: 'uploading', done: sent, total }),
-    });
     const entry: UploadEntry = {
       id: crypto.randomUUID(),
       link: shareLink(result, key, options.mode === 'server' && options.saveKey),

@@ -57,8 +57,11 @@ export async function createCipher(
       // An offset inside a block starts the keystream at that block and drops the bytes before
       // the offset, so the output is the same whatever the chunk boundaries.
       const skip = offset % BLOCK_BYTES;
-      const input = new Uint8Array(skip + data.length);
-      input.set(data, skip);
+      let input = data as Uint8Array<ArrayBuffer>;
+      if (skip > 0) {
+        input = new Uint8Array(skip + data.length);
+        input.set(data, skip);
+      }
       const counter = counterBlock(ivBytes, Math.floor(offset / BLOCK_BYTES));
       // length 128: the whole block is the counter, as on the Teknik server.
       const output = await subtle.encrypt({ name: 'AES-CTR', counter, length: 128 }, cryptoKey, input);

@@ -13,10 +13,13 @@ export { LINK_KEY_LENGTHS, LinkError, type LinkProblem, makeLink, type ParsedLin
 export {
   type ChunkSink,
   type CryptBlobOptions,
+  type CryptStreamOptions,
   cryptBlob,
+  cryptStream,
   DEFAULT_CHUNK_BYTES,
   decryptBlob,
   encryptBlob,
+  STREAM_CHUNK_BYTES,
 } from './stream';
 export {
   ALPHABET,

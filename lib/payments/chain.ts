@@ -1,8 +1,11 @@
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { formatDate, t } from '../i18n';
-import { displayNameOf, parseCertificate } from './certificates';
+import { type CertificateCache, derKey, sharedCertificateCache } from './certificate-cache';
+import { displayNameOf } from './certificates';
 import { PaymentError } from './errors';
 import { MAX_CERTIFICATES } from './limits';
+import { getOrAdd, keepPromise } from './memo';
 import type { RootStore } from './roots';
 
 /**
@@ -12,6 +15,11 @@ import type { RootStore } from './roots';
  * path by checking signatures, so a CA that merely has the right *name* (Core's 5-cert1) fails,
  * and a leaf whose subject equals its issuer's name but is signed by that issuer (Core's
  * *-cert2) passes.
+ *
+ * Speed (notes in bench/README.md, row e2): certificates are parsed once (a cache, injectable),
+ * the root store is indexed once by subject and by DER, so candidate issuers are looked up rather
+ * than compared with every root, and imported public keys are kept per certificate. Every check
+ * is still made by pkijs on every call.
  */
 
 export type ChainResult =
@@ -28,6 +36,8 @@ export interface ChainOptions {
   roots: RootStore;
   now: Date;
   subtle: SubtleCrypto;
+  /** Parsed certificates kept between calls; default one cache shared by every call. */
+  certificates?: CertificateCache;
 }
 
 /** Path building in pkijs has no cycle check; bound the issuer look-ups so crafted chains can't loop. */
@@ -37,6 +47,103 @@ const KEY_USAGE = '2.5.29.15';
 const BASIC_CONSTRAINTS = '2.5.29.19';
 
 const day = (date: Date) => formatDate(date, { timeStyle: undefined });
+
+// The string types pkijs compares by their prepared text (AttributeTypeAndValue.isEqual); any
+// other value it compares byte for byte.
+const STRING_BLOCKS = new Set(
+  [
+    asn1js.Utf8String,
+    asn1js.BmpString,
+    asn1js.UniversalString,
+    asn1js.NumericString,
+    asn1js.PrintableString,
+    asn1js.TeletexString,
+    asn1js.VideotexString,
+    asn1js.IA5String,
+    asn1js.GraphicString,
+    asn1js.VisibleString,
+    asn1js.GeneralString,
+    asn1js.CharacterString,
+  ].map((type) => type.blockName()),
+);
+
+/**
+ * A key that is equal for names pkijs calls equal (same attributes in order, strings compared
+ * after pkijs's own stringPrep). pkijs compares prepared strings with localeCompare, which may
+ * also equate a few strings this key keeps apart: a name found by no key falls back to pkijs.
+ */
+function nameKey(name: pkijs.RelativeDistinguishedNames): string {
+  return name.typesAndValues
+    .map((entry) => {
+      const value = entry.value as asn1js.AsnType & {
+        valueBlock?: { value?: unknown };
+        valueBeforeDecodeView: Uint8Array;
+      };
+      const text = value.valueBlock?.value;
+      const isString = STRING_BLOCKS.has((value.constructor as typeof asn1js.BaseBlock).blockName());
+      return isString && typeof text === 'string'
+        ? `${entry.type}=s${pkijs.stringPrep(text)}`
+        : `${entry.type}=b${derKey(value.valueBeforeDecodeView)}`;
+    })
+    .join('\u0000');
+}
+
+interface RootIndex {
+  /** Roots by their DER, so a root the merchant sent along is recognised without parsing it. */
+  byDer: Map<string, pkijs.Certificate>;
+  bySubject: Map<string, pkijs.Certificate[]>;
+}
+
+/** Built once per root store (the bundled one lives as long as the extension). */
+const rootIndexes = new WeakMap<RootStore, RootIndex>();
+
+function rootIndex(roots: RootStore): RootIndex {
+  return getOrAdd(rootIndexes, roots, () => {
+    const index: RootIndex = { byDer: new Map(), bySubject: new Map() };
+    for (const root of roots.certificates) {
+      // Re-encoding a parsed DER certificate gives its bytes back; if it ever did not, that root
+      // would only lose the shortcut, never be matched wrongly (equal bytes, same certificate).
+      index.byDer.set(derKey(new Uint8Array(root.toSchema().toBER(false))), root);
+      getOrAdd(index.bySubject, nameKey(root.subject), () => []).push(root);
+    }
+    return index;
+  });
+}
+
+/** Roots whose subject is `issuer`: looked up, or compared one by one when the key finds none. */
+function rootsNamed(roots: RootStore, index: RootIndex, issuer: pkijs.RelativeDistinguishedNames) {
+  return (
+    index.bySubject.get(nameKey(issuer)) ?? roots.certificates.filter((root) => issuer.isEqual(root.subject))
+  );
+}
+
+/** Imported public keys per certificate key (roots and cached certificates live on), per engine. */
+const importedKeys = new WeakMap<
+  SubtleCrypto,
+  WeakMap<pkijs.PublicKeyInfo, Map<string, Promise<CryptoKey>>>
+>();
+
+/** pkijs's engine, with each imported public key kept: importing costs as much as verifying. */
+class KeyCachingEngine extends pkijs.CryptoEngine {
+  private readonly keys: WeakMap<pkijs.PublicKeyInfo, Map<string, Promise<CryptoKey>>>;
+
+  constructor(subtle: SubtleCrypto) {
+    super({ name: 'hushdrop', crypto: { subtle } as Crypto });
+    this.keys = getOrAdd(importedKeys, subtle, () => new WeakMap());
+  }
+
+  override getPublicKey(
+    publicKeyInfo: pkijs.PublicKeyInfo,
+    signatureAlgorithm: pkijs.AlgorithmIdentifier,
+    parameters?: pkijs.CryptoEnginePublicKeyParams,
+  ): Promise<CryptoKey> {
+    const params = parameters ?? this.fillPublicKeyParameters(publicKeyInfo, signatureAlgorithm);
+    const forInfo = getOrAdd(this.keys, publicKeyInfo, () => new Map());
+    return keepPromise(forInfo, JSON.stringify(params.algorithm), () =>
+      super.getPublicKey(publicKeyInfo, signatureAlgorithm, params),
+    );
+  }
+}
 
 function sameCertificate(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
   const x = a.tbsView;
@@ -111,16 +218,22 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
       reason: t('payChainTooLong', ders.length, MAX_CERTIFICATES),
     };
   }
+  const cache = options.certificates ?? sharedCertificateCache;
+  const index = rootIndex(options.roots);
+  // BIP70 lets the sender include the root (BitPay's has serial number 0). Trust must come from
+  // our store, so a root sent along is dropped: unread when it is byte for byte one of ours.
+  let sent = ders;
+  if (sent.length > 1 && index.byDer.has(derKey(sent.at(-1)!))) sent = sent.slice(0, -1);
   let certificates: pkijs.Certificate[];
   try {
-    certificates = ders.map(parseCertificate);
+    certificates = sent.map((der) => cache.parse(der));
   } catch (error) {
     return {
       ok: false,
       reason: error instanceof PaymentError ? error.message : t('payChainUnreadable'),
     };
   }
-  const engine = new pkijs.CryptoEngine({ name: 'hushdrop', crypto: { subtle: options.subtle } as Crypto });
+  const engine = new KeyCachingEngine(options.subtle);
   const leaf = certificates[0]!;
   let intermediates = certificates.slice(1);
 
@@ -128,17 +241,16 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
     validityProblem(leaf, options.now, t('payWhatMerchantCertificate')) ?? leafKeyUsageProblem(leaf);
   if (leafProblem) return { ok: false, reason: leafProblem };
 
-  // BIP70 lets the sender include the root (BitPay's has serial number 0). A self-signed
-  // certificate proves nothing by itself; trust must come from our store, so drop it.
+  // Any other self-signed certificate at the end proves nothing by itself either.
   const last = intermediates.at(-1);
   if (last && (await isSelfSigned(last, engine))) intermediates = intermediates.slice(0, -1);
 
   // Only roots that could have issued something in the chain take part (speed); the path
   // builder still checks each signature, so a matching name alone never suffices.
   const chain = [leaf, ...intermediates];
-  const candidates = options.roots.certificates.filter((root) =>
-    chain.some((certificate) => certificate.issuer.isEqual(root.subject)),
-  );
+  const candidates = [
+    ...new Set(chain.flatMap((certificate) => rootsNamed(options.roots, index, certificate.issuer))),
+  ];
   if (candidates.length === 0) {
     return {
       ok: false,

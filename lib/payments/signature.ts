@@ -1,5 +1,8 @@
+import type * as pkijs from 'pkijs';
 import { t } from '../i18n';
+import { spkiOf } from './certificates';
 import { PaymentError } from './errors';
+import { getOrAdd, keepPromise } from './memo';
 import { WIRE_BYTES, walkFields } from './wire';
 
 /**
@@ -50,6 +53,28 @@ function buffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes) as Uint8Array<ArrayBuffer>;
 }
 
+function importRsaKey(subtle: SubtleCrypto, spki: Uint8Array, pkiType: PkiType): Promise<CryptoKey> {
+  return subtle
+    .importKey('spki', buffer(spki), { name: 'RSASSA-PKCS1-v1_5', hash: hashFor(pkiType) }, false, ['verify'])
+    .catch((error: unknown) => {
+      throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
+    });
+}
+
+async function verifyWith(
+  subtle: SubtleCrypto,
+  key: CryptoKey,
+  signedBytes: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  try {
+    return await subtle.verify('RSASSA-PKCS1-v1_5', key, buffer(signature), buffer(signedBytes));
+  } catch {
+    // Some engines throw instead of returning false on a malformed signature value.
+    return false;
+  }
+}
+
 /**
  * Checks an RSA PKCS#1 v1.5 signature with the leaf certificate's public key (SPKI DER).
  * Returns false for a wrong signature; throws PaymentError if the key is not a usable RSA key.
@@ -61,22 +86,25 @@ export async function verifyRsaSignature(
   signedBytes: Uint8Array,
   signature: Uint8Array,
 ): Promise<boolean> {
-  let key: CryptoKey;
-  try {
-    key = await subtle.importKey(
-      'spki',
-      buffer(spki),
-      { name: 'RSASSA-PKCS1-v1_5', hash: hashFor(pkiType) },
-      false,
-      ['verify'],
-    );
-  } catch (error) {
-    throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
-  }
-  try {
-    return await subtle.verify('RSASSA-PKCS1-v1_5', key, buffer(signature), buffer(signedBytes));
-  } catch {
-    // Some engines throw instead of returning false on a malformed signature value.
-    return false;
-  }
+  return verifyWith(subtle, await importRsaKey(subtle, spki, pkiType), signedBytes, signature);
+}
+
+/** Imported leaf keys per certificate object: a cached certificate is the same object next time. */
+const leafKeys = new WeakMap<SubtleCrypto, WeakMap<pkijs.Certificate, Map<PkiType, Promise<CryptoKey>>>>();
+
+/** verifyRsaSignature with the key of `leaf`, imported once per certificate and hash. */
+export async function verifyLeafSignature(
+  subtle: SubtleCrypto,
+  leaf: pkijs.Certificate,
+  pkiType: PkiType,
+  signedBytes: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
+  const forLeaf = getOrAdd(
+    getOrAdd(leafKeys, subtle, () => new WeakMap()),
+    leaf,
+    () => new Map(),
+  );
+  const key = keepPromise(forLeaf, pkiType, () => importRsaKey(subtle, spkiOf(leaf), pkiType));
+  return verifyWith(subtle, await key, signedBytes, signature);
 }

@@ -1,19 +1,12 @@
 import { t } from '../i18n';
 import type { Network } from './addresses';
-import {
-  commonNameOf,
-  displayNameOf,
-  dnsNamesOf,
-  hostMatchesName,
-  organizationOf,
-  parseCertificate,
-  spkiOf,
-} from './certificates';
+import { type CertificateCache, sharedCertificateCache } from './certificate-cache';
+import { commonNameOf, displayNameOf, dnsNamesOf, hostMatchesName, organizationOf } from './certificates';
 import { validateChain } from './chain';
 import { decodePaymentDetails, decodePaymentRequest, decodeX509Certificates } from './codec';
 import { PaymentError } from './errors';
 import type { RootStore } from './roots';
-import { type PkiType, signedBytesOf, verifyRsaSignature } from './signature';
+import { type PkiType, signedBytesOf, verifyLeafSignature } from './signature';
 import { checkRules, type EvaluatedDetails, quote, type Verdict } from './verdict';
 
 /**
@@ -31,6 +24,8 @@ export interface EvaluateOptions {
   expectedNetwork?: Network;
   /** Host of the page (or of the r= URL) the request came from, compared with the certificate. */
   pageHost?: string;
+  /** Parsed certificates kept between calls; default one cache shared by every call. */
+  certificates?: CertificateCache;
 }
 
 export interface Merchant {
@@ -79,12 +74,13 @@ async function checkPki(
 
   let ders: Uint8Array[];
   let signed: Uint8Array;
-  let leaf: ReturnType<typeof parseCertificate>;
+  let leaf: ReturnType<CertificateCache['parse']>;
+  const certificates = options.certificates ?? sharedCertificateCache;
   try {
     ders = decodeX509Certificates(pkiData);
     if (ders.length === 0) return fail(t('paySignedNoCertificate'));
     signed = signedBytesOf(bytes);
-    leaf = parseCertificate(ders[0]!);
+    leaf = certificates.parse(ders[0]!);
   } catch (error) {
     if (error instanceof PaymentError) return fail(error.message);
     throw error;
@@ -93,7 +89,7 @@ async function checkPki(
   const reasons: string[] = [];
   let signatureOk = false;
   try {
-    signatureOk = await verifyRsaSignature(subtle, spkiOf(leaf), pkiType, signed, signature);
+    signatureOk = await verifyLeafSignature(subtle, leaf, pkiType, signed, signature);
     if (!signatureOk) {
       reasons.push(t('paySignatureMismatch'));
     }
@@ -102,7 +98,7 @@ async function checkPki(
     reasons.push(error.message);
   }
 
-  const chain = await validateChain(ders, { roots: options.roots, now: options.now, subtle });
+  const chain = await validateChain(ders, { roots: options.roots, now: options.now, subtle, certificates });
   if (!chain.ok) reasons.push(chain.reason);
   if (reasons.length > 0 || !chain.ok) return { reasons, warnings: [] };
 

@@ -1,4 +1,5 @@
 import { abortedError, networkError, UploadError } from './errors';
+import { multipartStream, randomBoundary } from './multipart';
 import { buildFormData, buildUploadRequest } from './request';
 import { parseUploadResponse } from './response';
 import type {
@@ -15,8 +16,11 @@ export interface SendUploadArgs extends TransportOptions {
   options: UploadOptions;
   /** The file as chosen: its name goes on the file part, its type into `contentType`. */
   file: FileInfo;
-  /** What to send: the file itself, or in client mode its ciphertext (same length). */
-  body: Blob;
+  /**
+   * What to send: the file itself, or in client mode its ciphertext (same length); as a Blob (a
+   * form, for xhrTransport or fetchTransport) or as a stream of `size` bytes (for streamTransport).
+   */
+  body: Blob | { stream: ReadableStream<Uint8Array>; size: number };
   /** Client mode: the IV the body was encrypted with. */
   iv?: string;
   transport: Transport;
@@ -34,7 +38,14 @@ export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
   let response: Awaited<ReturnType<Transport>>;
   try {
     response = await transport(
-      { url: request.url, headers: request.headers, body: buildFormData(request, body) },
+      {
+        url: request.url,
+        headers: request.headers,
+        body:
+          body instanceof Blob
+            ? buildFormData(request, body)
+            : multipartStream(request, body.stream, body.size, randomBoundary()),
+      },
       { onProgress, signal, timeoutMs },
     );
   } catch (error) {

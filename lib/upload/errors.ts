@@ -15,6 +15,11 @@ export type UploadErrorKind =
   | 'aborted'
   /** No progress for too long. */
   | 'timeout'
+  /**
+   * A streamed body was refused before the server could have taken it (no HTTP/2: the browser
+   * streams request bodies only over HTTP/2). The upload pipeline sends it another way.
+   */
+  | 'stream-refused'
   /** The settings or arguments cannot make a request (e.g. a server address that is not a web address). */
   | 'settings';
 
@@ -49,6 +54,8 @@ export const MESSAGES = {
     'The server answered, but not with an upload result. Check that the address in the settings points to an upload server.',
   tooLarge: 'The file is too large for this server.',
   unauthorized: 'The server did not accept the account: check the username and token in the settings.',
+  streamRefused:
+    'The server did not accept an upload sent while it was being encrypted (it needs HTTP/2), so nothing was sent.',
 } as const;
 
 export function networkError(cause?: unknown): UploadError {
@@ -57,6 +64,10 @@ export function networkError(cause?: unknown): UploadError {
 
 export function abortedError(cause?: unknown): UploadError {
   return new UploadError('aborted', MESSAGES.aborted, { cause });
+}
+
+export function streamRefusedError(cause?: unknown): UploadError {
+  return new UploadError('stream-refused', MESSAGES.streamRefused, { cause });
 }
 
 export function timeoutError(): UploadError {

@@ -3,6 +3,7 @@
 export { type SendUploadArgs, sendUpload } from './client';
 export { UploadError, type UploadErrorKind } from './errors';
 export { deletionLink, shareLink, uploadEndpoint } from './links';
+export { multipartFrame, multipartStream, randomBoundary, type StreamBody } from './multipart';
 export {
   BLOCK_SIZE_BITS,
   basicAuthorization,
@@ -13,7 +14,14 @@ export {
   partFileName,
 } from './request';
 export { parseUploadResponse } from './response';
-export { fetchTransport, type Timers, xhrTransport } from './transport';
+export { requestStreamsSupported, type StreamChoice, shouldStream } from './stream-choice';
+export {
+  fetchTransport,
+  REFUSED_WITHIN_BYTES,
+  streamTransport,
+  type Timers,
+  xhrTransport,
+} from './transport';
 export type {
   Credentials,
   ExpireUnit,

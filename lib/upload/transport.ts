@@ -1,8 +1,11 @@
 /**
- * Two ways to send the multipart POST. Both turn every failure into an UploadError:
- * a broken connection → 'network', the caller's signal → 'aborted', the timeout → 'timeout'.
+ * Three ways to send the multipart POST: a form with fetch or with XMLHttpRequest (progress), or a
+ * streamed body with fetch (encrypting while sending). Each turns every failure into an UploadError:
+ * a broken connection → 'network', the caller's signal → 'aborted', the timeout → 'timeout', a
+ * stream the browser would not send → 'stream-refused'.
  */
-import { abortedError, networkError, timeoutError, UploadError } from './errors';
+import { abortedError, networkError, streamRefusedError, timeoutError, UploadError } from './errors';
+import type { StreamBody } from './multipart';
 import type { Transport, TransportOptions, TransportRequest, TransportResponse } from './types';
 
 /** The clock the transports use for their timeout; the global timers unless a test passes its own. */
@@ -31,6 +34,37 @@ export function watchdog(timers: Timers, ms: number | undefined, fire: () => voi
 }
 
 /**
+ * An AbortController for one request that the caller's signal and a silence timeout both abort.
+ * `timedOut()` tells which; `dispose()` stops the timer and lets go of the caller's signal.
+ */
+function requestAbort(signal: AbortSignal | undefined, timers: Timers, timeoutMs: number | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = watchdog(timers, timeoutMs, () => {
+    timedOut = true;
+    controller.abort();
+  });
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  timer.restart();
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    /** Pushes the timeout back (a sign of progress). */
+    restart: timer.restart,
+    dispose() {
+      timer.stop();
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function formOf(req: TransportRequest): FormData {
+  if (req.body instanceof FormData) return req.body;
+  throw new TypeError('This transport sends forms; use streamTransport for a streamed body.');
+}
+
+/**
  * A transport on `fetch`. Fetch cannot report upload progress, so `onProgress` is never
  * called and `timeoutMs` limits the whole exchange (request and answer): prefer xhrTransport
  * for large files.
@@ -41,33 +75,24 @@ export function fetchTransport(
 ): Transport {
   return async (req: TransportRequest, { signal, timeoutMs }: TransportOptions = {}) => {
     if (signal?.aborted) throw abortedError(signal.reason);
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = watchdog(timers, timeoutMs, () => {
-      timedOut = true;
-      controller.abort();
-    });
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    timer.restart();
+    const abort = requestAbort(signal, timers, timeoutMs);
     try {
       const response = await fetchImpl(req.url, {
         method: 'POST',
         headers: req.headers,
-        body: req.body,
-        signal: controller.signal,
+        body: formOf(req),
+        signal: abort.signal,
       });
       const body = await response.text();
       return { status: response.status, contentType: response.headers.get('content-type'), body };
     } catch (error) {
-      if (timedOut) throw timeoutError();
+      if (abort.timedOut()) throw timeoutError();
       if (signal?.aborted) throw abortedError(signal.reason);
       if (error instanceof UploadError) throw error;
       // fetch rejects with a TypeError for every network failure.
       throw networkError(error);
     } finally {
-      timer.stop();
-      signal?.removeEventListener('abort', onAbort);
+      abort.dispose();
     }
   };
 }
@@ -119,9 +144,80 @@ export function xhrTransport(XHR: typeof XMLHttpRequest, timers: Timers = global
       signal?.addEventListener('abort', onAbort, { once: true });
       timer.restart();
       try {
-        xhr.send(req.body);
+        xhr.send(formOf(req));
       } catch (error) {
         settle(() => reject(networkError(error)));
       }
     });
+}
+
+/**
+ * Bytes the network may have taken when a failure still counts as "refused before sending".
+ * Chromium 156 takes none before it fails a stream to an HTTP/1.1 server (ERR_ALPN_NEGOTIATION_FAILED
+ * at once: 0 bytes, measured); the margin covers a browser that reads the form's head first. A
+ * server cannot have stored anything by then, so sending the upload again cannot duplicate it.
+ */
+export const REFUSED_WITHIN_BYTES = 64 * 1024;
+
+/**
+ * A transport on `fetch` with a streamed body (`duplex: 'half'`), for bodies made while they are
+ * sent. Progress is the bytes the network has taken from the stream (it asks for them as it sends,
+ * so this runs ahead of the server by what is in flight); `timeoutMs` is the longest wait with no
+ * byte taken and no answer. Aborting cancels the body stream at once. A failure before the network
+ * took more than REFUSED_WITHIN_BYTES is a 'stream-refused' UploadError: send the body another way.
+ */
+export function streamTransport(
+  fetchImpl: typeof fetch = globalThis.fetch,
+  timers: Timers = globalTimers,
+): Transport {
+  return async (req: TransportRequest, { onProgress, signal, timeoutMs }: TransportOptions = {}) => {
+    if (req.body instanceof FormData) throw new TypeError('streamTransport sends a StreamBody.');
+    const body: StreamBody = req.body;
+    if (signal?.aborted) {
+      await body.stream.cancel(signal.reason).catch(() => {});
+      throw abortedError(signal.reason);
+    }
+    const abort = requestAbort(signal, timers, timeoutMs);
+    let taken = 0;
+    const source = body.stream.getReader();
+    // Counts what the network takes: nothing is queued here, so each pull is a request for bytes.
+    const counted = new ReadableStream<Uint8Array>(
+      {
+        async pull(out) {
+          const { value, done } = await source.read();
+          if (done) {
+            out.close();
+            return;
+          }
+          taken += value.length;
+          abort.restart();
+          onProgress?.(taken, body.length);
+          out.enqueue(value);
+        },
+        cancel: (reason) => source.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    try {
+      const response = await fetchImpl(req.url, {
+        method: 'POST',
+        headers: { ...req.headers, 'Content-Type': body.contentType },
+        body: counted,
+        signal: abort.signal,
+        duplex: 'half',
+      } as RequestInit);
+      abort.restart();
+      const text = await response.text();
+      return { status: response.status, contentType: response.headers.get('content-type'), body: text };
+    } catch (error) {
+      if (abort.timedOut()) throw timeoutError();
+      if (signal?.aborted) throw abortedError(signal.reason);
+      if (error instanceof UploadError) throw error;
+      if (taken <= REFUSED_WITHIN_BYTES) throw streamRefusedError(error);
+      throw networkError(error);
+    } finally {
+      abort.dispose();
+      source.cancel().catch(() => {});
+    }
+  };
 }

@@ -1,3 +1,5 @@
+import type { StreamBody } from './multipart';
+
 /** The two dialects of the Upload API v1: `?sub=api` on the base host, or its own API host. */
 export type Variant = 'legacy' | 'current';
 
@@ -82,7 +84,8 @@ export interface UploadRequest {
 export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
-  body: FormData;
+  /** A form (xhrTransport, fetchTransport) or a streamed multipart body (streamTransport). */
+  body: FormData | StreamBody;
 }
 
 export interface TransportResponse {

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startServer } from '../server/server';
-import { decryptedHash, MIB, writeRandomFile } from './big-files';
 import { type FirefoxExtension, launchFirefox, saveServerInOptions, until } from './firefox-harness';
 import { UNGRANTED_HOST as HOST } from './harness';
+import { decryptedHash, MIB, writeRandomFile } from './large-files';
 
 const SIZE = Number(process.env.FX_SIZE_MIB ?? 300) * MIB;
 const BOUND = SIZE;

@@ -44,6 +44,11 @@ export async function launchExtension(
     headless?: boolean;
     executablePath?: string;
     handleSignals?: boolean;
+    /**
+     * Base64 SHA-256 public-key hashes of certificates to accept (a TLS reference server's
+     * `tls.spkiSha256`): Chromium ignores certificate errors for exactly these, no others.
+     */
+    trustSpki?: string[];
   } = {},
 ): Promise<ExtensionBrowser> {
   if (!existsSync(join(EXT_PATH, 'manifest.json')))
@@ -79,6 +84,9 @@ export async function launchExtension(
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(options.trustSpki?.length
+        ? [`--ignore-certificate-errors-spki-list=${options.trustSpki.join(',')}`]
+        : []),
     ],
   });
   const sw = ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'));

@@ -6,38 +6,19 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startServer } from '../server/server';
-import { decryptedHash, MIB, writeRandomFile } from './big-files';
+import { type ExtensionBrowser, launchExtension, rightClickText, serverSettings } from './harness';
 import {
-  type ExtensionBrowser,
-  historyCount,
-  launchExtension,
-  rightClickText,
-  serverSettings,
-} from './harness';
-
-/** Names in the extension origin's OPFS root (all extension pages and workers share it). */
-function opfsNames(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const root = await navigator.storage.getDirectory();
-    const names: string[] = [];
-    for await (const name of (root as any).keys()) names.push(name as string);
-    return names;
-  });
-}
-
-/**
- * historyCount, without creating the database: opening it before the extension did would create
- * an empty version 1 that the extension's upgrade then skips, and history writes would fail.
- */
-async function historyEntries(page: Page): Promise<number> {
-  const exists = await page.evaluate(async () =>
-    (await indexedDB.databases()).some((d) => d.name === 'hushdrop'),
-  );
-  return exists ? historyCount(page) : 0;
-}
+  cancelWhen,
+  decryptedHash,
+  historyEntries,
+  MIB,
+  openUploadPage,
+  opfsNames,
+  writeRandomFile,
+} from './large-files';
 
 /** Stored upload files on the reference server's disk (kept as `.enc`, received as `.part`). */
 function storedFiles(dataDir: string): string[] {
@@ -70,43 +51,7 @@ afterAll(async () => {
 });
 
 /** Opens the upload page with the given settings and notes every dedicated worker it starts. */
-async function uploadPage(settings: unknown): Promise<{ page: Page; workers: string[] }> {
-  await browser.setSettings(settings);
-  const page = await browser.ctx.newPage();
-  const workers: string[] = [];
-  page.on('worker', (w) => workers.push(w.url()));
-  await page.goto(browser.url('upload.html'));
-  await page.locator('#upload').waitFor();
-  return { page, workers };
-}
-
-/**
- * Arms a click on the job's Cancel button, made by the page itself in the very task that first
- * renders "<phase>… N %" with N ≥ `percent`, so the phase cannot move on before the click.
- */
-async function cancelWhen(page: Page, phase: 'Encrypting' | 'Uploading', percent: number): Promise<void> {
-  await page.evaluate(
-    ({ phase, percent }) => {
-      const check = () => {
-        const label = document.querySelector('.job[data-state="running"] label');
-        const m = /^(\w+)… (\d+)/.exec(label?.textContent ?? '');
-        if (!m || m[1] !== phase || Number(m[2]) < percent) return false;
-        const button = [...document.querySelectorAll<HTMLButtonElement>('.job button')].find(
-          (b) => b.textContent === 'Cancel',
-        );
-        if (!button) return false;
-        (window as any).cancelledAt = label!.textContent;
-        button.click();
-        return true;
-      };
-      const observer = new MutationObserver(() => {
-        if (check()) observer.disconnect();
-      });
-      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-    },
-    { phase, percent },
-  );
-}
+const uploadPage = (settings: unknown) => openUploadPage(browser, settings);
 
 describe('a 300 MiB file in client mode', () => {
   it('is encrypted in a worker, uploaded, and the stored copy decrypts to the original', async () => {

@@ -21,6 +21,8 @@ export interface IssueOptions {
   commonName: string;
   organization?: string;
   dnsNames?: string[];
+  /** IPv4 addresses for subjectAltName (a TLS server reached as https://127.0.0.1). */
+  ipAddresses?: string[];
   isCa?: boolean;
   pathLength?: number;
   notBefore?: Date;
@@ -121,17 +123,17 @@ export async function issue(issuer: Identity | null, options: IssueOptions): Pro
       new asn1js.BitString({ valueHex: Uint8Array.of(usage).buffer, unusedBits: 1 }),
     ),
   );
-  if (options.dnsNames?.length) {
-    extensions.push(
-      extension(
-        '2.5.29.17',
-        false,
-        new pkijs.AltName({
-          altNames: options.dnsNames.map((value) => new pkijs.GeneralName({ type: 2, value })),
+  const altNames = [
+    ...(options.dnsNames ?? []).map((value) => new pkijs.GeneralName({ type: 2, value })),
+    ...(options.ipAddresses ?? []).map(
+      (ip) =>
+        new pkijs.GeneralName({
+          type: 7,
+          value: new asn1js.OctetString({ valueHex: Uint8Array.from(ip.split('.').map(Number)).buffer }),
         }),
-      ),
-    );
-  }
+    ),
+  ];
+  if (altNames.length) extensions.push(extension('2.5.29.17', false, new pkijs.AltName({ altNames })));
   certificate.extensions = extensions;
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey, engine);
   const signer = issuer ? await rebind(issuer.keys.privateKey, hash) : keys.privateKey;
@@ -147,9 +149,9 @@ export async function createRootCa(
   return issue(null, { commonName, organization: 'Hushdrop tests', isCa: true, hash });
 }
 
-export function pemOf(der: Uint8Array): string {
+export function pemOf(der: Uint8Array, label = 'CERTIFICATE'): string {
   const body = Buffer.from(der)
     .toString('base64')
     .replace(/(.{64})/g, '$1\n');
-  return `-----BEGIN CERTIFICATE-----\n${body.trimEnd()}\n-----END CERTIFICATE-----\n`;
+  return `-----BEGIN ${label}-----\n${body.trimEnd()}\n-----END ${label}-----\n`;
 }

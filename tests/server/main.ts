@@ -1,7 +1,8 @@
 // CLI for `npm run server`: starts the reference server alone and prints its addresses.
 // Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
-// ServerOptions; env values win over it).
+// ServerOptions; env values win over it), TLS (`1`: HTTPS with HTTP/2 and HTTP/1.1 by ALPN; `http1`: HTTPS
+// with HTTP/1.1 only; default plain http).
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,14 @@ function parseAccounts(text: string): Account[] {
     });
 }
 
+function tlsMode(text: string): ServerOptions['tls'] {
+  const mode = text.trim().toLowerCase();
+  if (mode === '' || mode === '0') return undefined;
+  if (mode === '1' || mode === 'h2') return { http2: true };
+  if (mode === 'http1') return { http2: false };
+  fail(`TLS must be 1 (HTTP/2 and HTTP/1.1), http1 (HTTP/1.1 only) or 0, got "${text}"`);
+}
+
 function options(env: NodeJS.ProcessEnv): ServerOptions {
   const config: Partial<ServerOptions> = env.CONFIG ? JSON.parse(readFileSync(env.CONFIG, 'utf8')) : {};
   return {
@@ -51,6 +60,7 @@ function options(env: NodeJS.ProcessEnv): ServerOptions {
     accounts: env.ACCOUNTS !== undefined ? parseAccounts(env.ACCOUNTS) : config.accounts,
     downloadPage: env.DOWNLOAD_PAGE !== undefined ? env.DOWNLOAD_PAGE === '1' : config.downloadPage,
     deletion: env.DELETION !== undefined ? deletionMode(env.DELETION) : config.deletion,
+    tls: env.TLS !== undefined ? tlsMode(env.TLS) : config.tls,
   };
 }
 
@@ -61,6 +71,13 @@ async function main(): Promise<void> {
   console.log(`base_url=${server.baseUrl}`);
   console.log(`api_url=${server.apiUrl}`);
   console.log(`upload_url=${server.uploadUrl}`);
+  if (server.tls) {
+    // Trust exactly this certificate: curl --cacert <tls_cert>, Chromium
+    // --ignore-certificate-errors-spki-list=<tls_spki>.
+    console.log(`tls_cert=${server.tls.certificatePath}`);
+    console.log(`tls_spki=${server.tls.spkiSha256}`);
+    console.log(`tls_alpn=${server.tls.protocols.join(',')}`);
+  }
   const accounts = opts.accounts?.length ?? 0;
   const limit = opts.maxUploadBytes !== undefined ? `${opts.maxUploadBytes} bytes` : 'none';
   console.log(

@@ -80,6 +80,7 @@ describe('recording', () => {
       method: 'PUT',
       url: '/x',
       headers: {},
+      httpVersion: '1.1',
       bodyPath,
       bodyBytes: body.length,
     };

@@ -31,6 +31,7 @@ export class Recorder {
       method: req.method ?? '',
       url: req.url ?? '',
       headers: { ...req.headers },
+      httpVersion: req.httpVersion,
       bodyPath: join(this.dir, `${n}.bin`),
       bodyBytes: 0,
     };

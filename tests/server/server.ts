@@ -3,7 +3,7 @@
 //   POST /v1/Upload?sub=api          legacy upload        GET /<name>?sub=u, /u/<name>          download
 //   POST /api/v1/Upload              current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>  delete
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
 import { directReply, escapeHtml, replyHtml, replyNotFound } from './responses';
 import { UploadStore } from './store';
+import { createTlsServer, makeTlsIdentity } from './tls';
 import type { ReferenceServer, ServerOptions, StoredUpload, Variant } from './types';
 import { handleUpload, type Links } from './upload';
 
@@ -156,13 +157,24 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     }
   }
 
-  const server = createServer({ requestTimeout: 0 }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
       console.error('reference server: request failed', err);
       if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
       else res.destroy();
     });
-  });
+  };
+  const identity = opts.tls ? await makeTlsIdentity(host) : undefined;
+  const http2 = opts.tls?.http2 ?? true;
+  let server: import('node:net').Server;
+  let closeConnections: () => void;
+  if (identity) {
+    ({ server, closeConnections } = createTlsServer(identity, http2, onRequest));
+  } else {
+    const plain = createServer({ requestTimeout: 0 }, onRequest);
+    server = plain;
+    closeConnections = () => plain.closeAllConnections();
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -173,12 +185,26 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
   });
   const { port } = server.address() as AddressInfo;
   const hostPart = host.includes(':') ? `[${host}]` : host;
-  links.baseUrl = `http://${hostPart}:${port}`;
+  links.baseUrl = `${identity ? 'https' : 'http'}://${hostPart}:${port}`;
   links.uploadUrl = `${links.baseUrl}/u`;
+
+  let tls: ReferenceServer['tls'];
+  if (identity) {
+    const certificatePath = join(opts.dataDir, 'tls', 'cert.pem');
+    await mkdir(join(opts.dataDir, 'tls'), { recursive: true });
+    await writeFile(certificatePath, identity.certificatePem);
+    tls = {
+      certificatePem: identity.certificatePem,
+      certificatePath,
+      spkiSha256: identity.spkiSha256,
+      protocols: http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
+    };
+  }
 
   let closing: Promise<void> | null = null;
   return {
     baseUrl: links.baseUrl,
+    ...(tls ? { tls } : {}),
     apiUrl: `${links.baseUrl}/api`,
     uploadUrl: links.uploadUrl,
     requests: recorder?.requests ?? [],
@@ -195,7 +221,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
         dripTimers.clear();
         server.close(() => resolve());
         // Ends keep-alive, stalled and in-flight connections alike, so close() never waits on a client.
-        server.closeAllConnections();
+        closeConnections();
       });
       return closing;
     },

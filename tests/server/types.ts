@@ -52,12 +52,19 @@ export interface ServerOptions {
    * key, even one the server keeps (and so serves the file decrypted).
    */
   keyInEveryUrl?: boolean;
+  /**
+   * Serve HTTPS with a certificate made at start: HTTP/2 and HTTP/1.1 chosen by ALPN, or
+   * HTTP/1.1 alone with `http2: false`. Absent: plain http.
+   */
+  tls?: { http2?: boolean };
 }
 
 export interface RecordedRequest {
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  /** '2.0' or '1.1': the HTTP version the request came over. */
+  httpVersion: string;
   /** Raw request body bytes exactly as received, on disk. */
   bodyPath: string;
   /** Grows while the body arrives; final once the request has been answered. */
@@ -94,6 +101,8 @@ export interface StoredUpload {
   dntHeader: boolean;
   /** Whether the server encrypted the bytes itself (encrypt=true). */
   encrypted: boolean;
+  /** '2.0' or '1.1': the HTTP version the upload came over. */
+  httpVersion: string;
 }
 
 export interface ReferenceServer {
@@ -103,6 +112,16 @@ export interface ReferenceServer {
   apiUrl: string;
   /** http://127.0.0.1:P/u (current variant's {upload_url}). */
   uploadUrl: string;
+  /** With `tls`: the certificate clients must trust, and nothing else. */
+  tls?: {
+    certificatePem: string;
+    /** The same PEM on disk, under the data directory. */
+    certificatePath: string;
+    /** For Chromium's `--ignore-certificate-errors-spki-list`. */
+    spkiSha256: string;
+    /** What ALPN offers. */
+    protocols: string[];
+  };
   /** Only filled when record: true. */
   requests: RecordedRequest[];
   /** Applies to the upload endpoints. `once` clears it after one request. */

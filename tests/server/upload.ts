@@ -157,6 +157,7 @@ export async function handleUpload(
     doNotTrack: ctx.variant === 'current' && params.doNotTrack,
     dntHeader: req.headers.dnt === '1',
     encrypted: params.encrypt,
+    httpVersion: req.httpVersion,
   };
   ctx.store.add(record);
 

@@ -82,7 +82,7 @@ describe('sendUpload', () => {
     const req = seen[0]!;
     expect(req.url).toBe('https://api.t.example/v1/Upload');
     expect(req.headers).toEqual({ DNT: '1', Authorization: 'Basic asO2cmc6dMO4a2Vu' });
-    const entries = [...req.body.entries()];
+    const entries = [...(req.body as FormData).entries()];
     expect(entries.map(([name]) => name)).toEqual([
       'contentType',
       'encrypt',
