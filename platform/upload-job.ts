@@ -18,6 +18,7 @@ import {
   sha256Hex,
 } from '../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
+import { formatNumber, plural, t } from '../lib/i18n';
 import {
   deletionLink,
   requestStreamsSupported,
@@ -57,7 +58,7 @@ const CANCEL_GRACE_MS = 2000;
 type Progress = (p: UploadProgress) => void;
 
 function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The upload was cancelled.', 'AbortError');
+  return signal.reason ?? new DOMException(t('uploadCancelled'), 'AbortError');
 }
 
 /**
@@ -104,7 +105,7 @@ function encryptInWorker(
       else if (report.type === 'done') finish(() => resolve('done'));
       else if (report.type === 'unsupported') finish(() => resolve('unsupported'));
       else if (report.type === 'error') {
-        const err = new Error(`The file could not be encrypted: ${report.message}`);
+        const err = new Error(t('encryptFailed', report.message));
         err.name = report.name === 'QuotaExceededError' ? report.name : 'EncryptError';
         finish(() => reject(err));
       }
@@ -113,7 +114,7 @@ function encryptInWorker(
       event.preventDefault();
       // An error before the first message means the worker never ran (not bundled, refused by CSP).
       if (!heard) finish(() => resolve('unsupported'));
-      else finish(() => reject(new Error(`The encryption worker failed: ${event.message}`)));
+      else finish(() => reject(new Error(t('encryptWorkerFailed', event.message))));
     };
     if (signal?.aborted) {
       finish(() => reject(abortReason(signal)));
@@ -168,7 +169,7 @@ async function encryptToDisk(
     signal?.throwIfAborted();
     const body = await scratch.handle.getFile();
     if (body.size !== file.size)
-      throw new Error(`The encrypted copy has ${body.size} bytes instead of ${file.size}.`);
+      throw new Error(t('encryptedCopyWrongSize', formatNumber(body.size), plural('bytes', file.size)));
     return { body, cleanup: scratch.remove };
   } catch (err) {
     await scratch.remove();

@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 import { abortedError, networkError, UploadError } from './errors';
 import { multipartStream, randomBoundary } from './multipart';
 import { buildFormData, buildUploadRequest } from './request';
@@ -57,11 +58,7 @@ export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
   const result = parseUploadResponse(target.variant, response.status, response.contentType, response.body);
   if (options.mode === 'client' && result.iv !== undefined && result.iv !== iv) {
     // The share link carries only the key; a changed IV would make the file undecryptable.
-    throw new UploadError(
-      'bad-response',
-      'The server stored the file with a different IV than it was encrypted with, so the link would not work.',
-      { status: response.status },
-    );
+    throw new UploadError('bad-response', t('uploadIvMismatch'), { status: response.status });
   }
   return result;
 }

@@ -1,3 +1,4 @@
+import { t } from '../i18n';
 export type UploadErrorKind =
   /** HTTP 200 carrying the server's own refusal (`{"error":{"message":…}}`). */
   | 'rejected'
@@ -45,18 +46,30 @@ export class UploadError extends Error {
   }
 }
 
+/** The sentence of each kind of failure (looked up when made: messages follow the browser's language). */
 export const MESSAGES = {
-  network:
-    'The upload could not reach the server, or the connection broke off. Check the server address and your connection, then try again.',
-  aborted: 'The upload was cancelled.',
-  timeout: 'The server stopped responding, so the upload was stopped. Try again later.',
-  badResponse:
-    'The server answered, but not with an upload result. Check that the address in the settings points to an upload server.',
-  tooLarge: 'The file is too large for this server.',
-  unauthorized: 'The server did not accept the account: check the username and token in the settings.',
-  streamRefused:
-    'The server did not accept an upload sent while it was being encrypted (it needs HTTP/2), so nothing was sent.',
-} as const;
+  get network() {
+    return t('uploadNetwork');
+  },
+  get aborted() {
+    return t('uploadCancelled');
+  },
+  get timeout() {
+    return t('uploadTimeout');
+  },
+  get badResponse() {
+    return t('uploadBadResponse');
+  },
+  get tooLarge() {
+    return t('uploadTooLarge');
+  },
+  get unauthorized() {
+    return t('uploadUnauthorized');
+  },
+  get streamRefused() {
+    return t('uploadStreamRefused');
+  },
+};
 
 export function networkError(cause?: unknown): UploadError {
   return new UploadError('network', MESSAGES.network, { cause });

@@ -1,4 +1,5 @@
 import { makeLink } from '../crypto/link';
+import { t } from '../i18n';
 import { UploadError } from './errors';
 import type { UploadResult, UploadTarget } from './types';
 
@@ -27,11 +28,7 @@ export function uploadEndpoint(target: UploadTarget): string {
   const base = legacy ? target.addresses.baseUrl : target.addresses.apiUrl;
   const url = tryJoin(base, ['v1', 'Upload'], legacy ? 'api' : undefined);
   if (url) return url;
-  const which = legacy ? 'server address' : 'API address';
-  throw new UploadError(
-    'settings',
-    `The ${which} “${base}” is not a web address: it must start with http:// or https://. Check the settings.`,
-  );
+  throw new UploadError('settings', t(legacy ? 'uploadBaseNotWeb' : 'uploadApiNotWeb', base));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { base64 } from '@scure/base';
 import { IV_LENGTH, isAlphabetText } from '../crypto/text';
+import { t } from '../i18n';
 import { UploadError } from './errors';
 import { uploadEndpoint } from './links';
 import type { ExpireUnit, FileInfo, UploadOptions, UploadRequest, UploadTarget } from './types';
@@ -42,10 +43,7 @@ function expiryFields(options: UploadOptions): Array<[string, string]> {
   const unit = options.expireUnit ?? 'never';
   const length = options.expireLength ?? 1;
   if (!Number.isSafeInteger(length) || length < 1) {
-    throw new UploadError(
-      'settings',
-      'The expiry length must be a whole number, 1 or more. Check the upload options.',
-    );
+    throw new UploadError('settings', t('uploadExpiryLength'));
   }
   // The seed's pair, plus the pair real Teknik servers bind (they ignore the seed's names).
   return [

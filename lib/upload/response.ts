@@ -4,6 +4,8 @@
  * with HTML or JSON bodies (notes/teknik.md §4, §8). Server text is untrusted: it is kept as
  * plain text in `serverMessage` and HTML is never interpreted.
  */
+
+import { t } from '../i18n';
 import { MESSAGES, UploadError } from './errors';
 import type { UploadResult, Variant } from './types';
 
@@ -69,11 +71,11 @@ function httpError(status: number, contentType: string | null, body: string): Up
     return new UploadError('unauthorized', MESSAGES.unauthorized, details);
   let message: string;
   if (status === 404 || status === 405) {
-    message = `The server has no upload service at this address (HTTP ${status}). Check the server address in the settings.`;
+    message = t('uploadNoService', String(status));
   } else if (status >= 500) {
-    message = `The server had a problem and could not take the upload (HTTP ${status}). Try again later.`;
+    message = t('uploadServerProblem', String(status));
   } else {
-    message = `The server did not accept the upload (HTTP ${status}).`;
+    message = t('uploadNotAccepted', String(status));
   }
   return new UploadError('http', message, details);
 }
@@ -141,13 +143,13 @@ export function parseUploadResponse(
   const json = parseJson(body);
   const refusal = errorMessage(json);
   if (refusal !== undefined) {
-    throw new UploadError('rejected', `The server refused the upload: ${quotable(refusal)}`, {
+    throw new UploadError('rejected', t('uploadRefused', quotable(refusal)), {
       status,
       serverMessage: refusal,
     });
   }
   if (isObject(json) && json.error !== undefined && json.error !== null && json.result == null) {
-    throw new UploadError('rejected', 'The server refused the upload without saying why.', { status });
+    throw new UploadError('rejected', t('uploadRefusedNoReason'), { status });
   }
   return readResult(variant, status, json);
 }
