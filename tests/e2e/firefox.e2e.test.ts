@@ -117,6 +117,9 @@ describe('upload page: each mode, both variants', () => {
       expect(ref.server.requests.length).toBeGreaterThan(before);
       for (const needle of [key, Buffer.from(key).toString('hex'), Buffer.from(key).toString('base64')])
         expect(findInRecorded(ref.server, new Uint8Array(Buffer.from(needle)))).toEqual([]);
+      // Do-not-track is on (the default): Firefox's declarativeNetRequest rule put DNT: 1 on the wire.
+      const name = new URL(url).pathname.split('/').pop()!;
+      expect(ref.server.stored(name)?.dntHeader).toBe(true);
     });
 
     it(`server mode, ${variant}: a kept key gives a plain link, an unkept one a link with the server's key`, async () => {
