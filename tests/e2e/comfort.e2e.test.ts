@@ -100,7 +100,7 @@ describe('in German', () => {
     await de?.close();
   });
 
-  it('the pages, a finished upload and its notification speak German, with German numbers', async () => {
+  it('the pages and a finished upload speak German, with German numbers', async () => {
     const page = await de.open('upload.html');
     expect(await page.locator('h1').textContent()).toBe('Datei hochladen');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
@@ -127,6 +127,38 @@ describe('in German', () => {
 });
 
 describe('keyboard shortcuts', () => {
+  it('the uploads list works from the keyboard alone, every stop with a visible focus ring', async () => {
+    const page = await browser.open('uploads.html');
+    await page.locator('tbody tr').first().waitFor();
+    const stops: string[] = [];
+    for (let i = 0; i < 60 && !stops.includes('QR code'); i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        // A visually hidden input shows its focus on the label that stands for it.
+        const label =
+          el.classList.contains('sr-only') && el.id && document.querySelector(`label[for="${el.id}"]`);
+        const style = getComputedStyle(label || el);
+        return {
+          name: (
+            el.getAttribute('aria-label') ||
+            (/^(INPUT|SELECT)$/.test(el.tagName) ? el.id : el.textContent) ||
+            el.tagName
+          ).trim(),
+          outline: `${style.outlineStyle} ${style.outlineWidth}`,
+        };
+      });
+      expect(focused.outline, `focus ring on ${focused.name}`).toMatch(/^solid [1-9]/);
+      stops.push(focused.name);
+    }
+    // Search, sort, export and import come before the first row's actions; Enter opens the QR code.
+    expect(stops).toEqual(expect.arrayContaining(['search', 'sort', 'Export', 'import', 'QR code']));
+    expect(stops.some((s) => s.startsWith('Open '))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('img', { name: /QR code of the link/ }).waitFor();
+    await page.close();
+  });
+
   it('the manifest declares both, and the options page lists them', async () => {
     const page = await browser.open('options.html');
     const section = page.locator('#shortcuts');

@@ -199,6 +199,8 @@ describe('popup (opened as a tab)', () => {
       const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
       document.querySelector('.drop')!.dispatchEvent(drop);
     }, content);
+    const job = await finishedJob((j) => j.name === 'pasted.txt');
+    expect(job.state, job.error).toBe('done');
     const link = { css: '.job-link', within: { css: '.job[data-state="done"]', hasText: 'pasted.txt' } };
     await page.waitFor(link);
     const value = await page.inputValue(link);
