@@ -89,32 +89,15 @@ async function startServer() {
   return { addresses, dataDir };
 }
 
-function profileFor(a) {
-  return {
-    profiles: [
-      {
-        id: 'local',
-        name: 'Reference server (npm start)',
-        server: {
-          variant: 'current',
-          baseUrl: a.base_url,
-          apiUrl: a.api_url,
-          uploadUrl: a.upload_url,
-          username: '',
-          token: '',
-        },
-        defaults: {
-          mode: 'client',
-          saveKey: true,
-          genDeletionKey: true,
-          expireUnit: 'never',
-          expireLength: 1,
-          doNotTrack: true,
-        },
-      },
-    ],
-    activeProfileId: 'local',
-  };
+async function profileFor(a) {
+  const { newProfile } = await import('../lib/settings/index.ts');
+  const profile = newProfile('local', 'Reference server (npm start)', {
+    variant: 'current',
+    baseUrl: a.base_url,
+    apiUrl: a.api_url,
+    uploadUrl: a.upload_url,
+  });
+  return { profiles: [profile], activeProfileId: 'local' };
 }
 
 async function openChromium(settings) {
@@ -157,7 +140,7 @@ try {
   if (build) buildExtension();
   const { addresses, dataDir } = await startServer();
   if (headless) console.log('No display found (or HEADLESS=1): the browser runs headless.');
-  const pages = await (firefox ? openFirefox : openChromium)(profileFor(addresses)).catch((err) => {
+  const pages = await (firefox ? openFirefox : openChromium)(await profileFor(addresses)).catch((err) => {
     throw new StartError(
       `${firefox ? 'Firefox' : 'Chromium'} at ${browserPath} did not start: ${firstLine(err)}`,
     );

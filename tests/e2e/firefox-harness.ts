@@ -21,6 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SETTINGS_VERSION } from '../../lib/settings';
 import { Marionette, MarionetteError } from './marionette';
 
 export const FIREFOX_EXT_PATH = resolve('.output/firefox-mv2');
@@ -400,8 +401,9 @@ export class FirefoxExtension {
   async setSettings(settings: unknown): Promise<void> {
     // The version marker tells the settings item that no migration is due.
     await this.extension(
-      (s: unknown) => (globalThis as any).browser.storage.local.set({ settings: s, settings$: { v: 2 } }),
-      settings,
+      ({ s, v }: { s: unknown; v: number }) =>
+        (globalThis as any).browser.storage.local.set({ settings: s, settings$: { v } }),
+      { s: settings, v: SETTINGS_VERSION },
     );
   }
 

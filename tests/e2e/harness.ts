@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
 import { expect } from 'vitest';
+import { newProfile, SETTINGS_VERSION } from '../../lib/settings';
 
 export const EXT_PATH = resolve('.output/chrome-mv3');
 export const SCREENSHOTS = resolve('test-results/screenshots');
@@ -104,7 +105,10 @@ export async function launchExtension(
     },
     async setSettings(settings) {
       // The version marker tells the settings item that no migration is due.
-      await sw.evaluate((s) => chrome.storage.local.set({ settings: s, settings$: { v: 2 } }), settings);
+      await sw.evaluate(({ s, v }) => chrome.storage.local.set({ settings: s, settings$: { v } }), {
+        s: settings,
+        v: SETTINGS_VERSION,
+      });
     },
     profileDir: profile,
     async close({ keepProfile = false } = {}) {
@@ -203,24 +207,12 @@ export function serverSettings(
   extra: Record<string, unknown> = {},
 ) {
   const profile = {
-    id: 'test',
-    name: 'Test server',
-    server: {
+    ...newProfile('test', 'Test server', {
       variant,
       baseUrl: server.baseUrl,
       apiUrl: server.apiUrl,
       uploadUrl: server.uploadUrl,
-      username: '',
-      token: '',
-    },
-    defaults: {
-      mode: 'client',
-      saveKey: true,
-      genDeletionKey: true,
-      expireUnit: 'never',
-      expireLength: 1,
-      doNotTrack: true,
-    },
+    }),
     ...extra,
   };
   return { profiles: [profile], activeProfileId: 'test' };
