@@ -1,3 +1,4 @@
+// Runs with the e2e suite: it needs the built extensions, as `npm start --no-build` does.
 // `npm start` fails cleanly: one sentence, and nothing it started is left running (the reference
 // server's port is free again, the browser it launched is gone).
 import { type ChildProcess, spawn } from 'node:child_process';
