@@ -14,6 +14,23 @@ export type MessageLookup = (key: string, substitutions: string[]) => string;
 let lookup: MessageLookup = () => '';
 let language = 'en';
 
+// Intl formatters are costly to make (a DateTimeFormat is about as dear as checking a signature)
+// and cheap to reuse: one per language and options.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>();
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.PluralRules>(
+  kind: string,
+  options: object | undefined,
+  make: () => T,
+): T {
+  const key = `${kind}|${language}|${JSON.stringify(options ?? {})}`;
+  let made = formatters.get(key) as T | undefined;
+  if (!made) {
+    made = make();
+    formatters.set(key, made);
+  }
+  return made;
+}
+
 /** Points `t` at a message source; `uiLanguage` is the browser's language (e.g. "de", "en-US"). */
 export function connectMessages(source: MessageLookup, uiLanguage: string): void {
   lookup = source;
@@ -46,7 +63,7 @@ export function t(key: MessageKey, ...substitutions: (string | number)[]): strin
 
 /** The plural form of `base` that fits `count` in this language; `count` is $1, the rest follow. */
 export function plural(base: PluralBase, count: number, ...substitutions: (string | number)[]): string {
-  const category = new Intl.PluralRules(language).select(count);
+  const category = formatter('plural', undefined, () => new Intl.PluralRules(language)).select(count);
   const subs = [
     formatNumber(count),
     ...substitutions.map((s) => (typeof s === 'number' ? formatNumber(s) : s)),
@@ -55,7 +72,7 @@ export function plural(base: PluralBase, count: number, ...substitutions: (strin
 }
 
 export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(language, options).format(n);
+  return formatter('number', options, () => new Intl.NumberFormat(language, options)).format(n);
 }
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
@@ -74,7 +91,6 @@ export function formatBytes(n: number): string {
 
 /** A moment as the language writes it (ms since the epoch, or an ISO date). */
 export function formatDate(when: number | string | Date, options: Intl.DateTimeFormatOptions = {}): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', ...options }).format(
-    new Date(when),
-  );
+  const all: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short', ...options };
+  return formatter('date', all, () => new Intl.DateTimeFormat(language, all)).format(new Date(when));
 }
