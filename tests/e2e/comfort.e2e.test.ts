@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
 import { openLink, seriousViolations } from './checks';
-import { type ExtensionBrowser, launchExtension, screenshot, serverSettings } from './harness';
+import { type ExtensionBrowser, launchExtension, screenshot, serverSettings, submitFile } from './harness';
 import { startSite } from './pages';
 
 declare const chrome: any;
@@ -36,14 +36,11 @@ async function readQr(element: Locator): Promise<string | undefined> {
 describe('a link for the phone', () => {
   it('after an upload and in the uploads list, the QR code holds the whole link, and says so', async () => {
     const page = await browser.open('upload.html');
-    await page.setInputFiles('#file', {
+    const job = await submitFile(page, {
       name: 'phone.txt',
       mimeType: 'text/plain',
       buffer: randomBytes(500),
     });
-    await page.click('#upload');
-    const job = page.locator('.job[data-state="done"]');
-    await job.waitFor({ timeout: 30_000 });
     const link = await job.locator('input[id^="link-"]').inputValue();
     await job.getByRole('button', { name: 'QR code' }).click();
     const qr = job.getByRole('img', { name: /QR code of the link to phone\.txt/ });
@@ -104,14 +101,11 @@ describe('in German', () => {
     const page = await de.open('upload.html');
     expect(await page.locator('h1').textContent()).toBe('Datei hochladen');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
-    await page.setInputFiles('#file', {
+    const job = await submitFile(page, {
       name: 'zahlen.txt',
       mimeType: 'text/plain',
       buffer: randomBytes(1536),
     });
-    await page.click('#upload');
-    const job = page.locator('.job[data-state="done"]');
-    await job.waitFor({ timeout: 30_000 });
     expect(await job.textContent()).toMatch(/Hochgeladen\./);
     expect(await job.locator('h3').textContent()).toContain('(1,5 KiB)');
     await page.close();

@@ -2,7 +2,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page, type Worker } from 'playwright-core';
 import { expect } from 'vitest';
 import { newProfile, SETTINGS_VERSION } from '../../lib/settings';
 
@@ -155,14 +155,22 @@ export async function uploadThroughPage(
   const page = await browser.open('upload.html');
   try {
     await prepare?.(page);
-    await page.setInputFiles('#file', file);
-    await page.click('#upload');
-    const field = page.locator('.job[data-state="done"] input[id^="link-"]');
-    await field.waitFor({ timeout: 30_000 });
-    return await field.inputValue();
+    return await (await submitFile(page, file)).locator('input[id^="link-"]').inputValue();
   } finally {
     await page.close();
   }
+}
+
+/** Chooses a file on an open upload page, presses Upload, and returns the finished job's card. */
+export async function submitFile(
+  page: Page,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<Locator> {
+  await page.setInputFiles('#file', file);
+  await page.click('#upload');
+  const job = page.locator('.job[data-state="done"]', { hasText: file.name });
+  await job.waitFor({ timeout: 30_000 });
+  return job;
 }
 
 /** Opens the viewer and types a link into it, as a person pasting one would. */

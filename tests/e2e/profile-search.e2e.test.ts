@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/test-helpers';
-import { type ExtensionBrowser, launchExtension, openInViewer, serverSettings } from './harness';
+import { type ExtensionBrowser, launchExtension, openInViewer, serverSettings, submitFile } from './harness';
 
 declare const chrome: any;
 
@@ -66,11 +66,8 @@ function whereFound(needles: string[]): string[] {
 async function uploadWith(name: string, bytes: Buffer, choose: (p: Page) => Promise<void>): Promise<string> {
   const page = await browser.open('upload.html');
   await choose(page);
-  await page.setInputFiles('#file', { name, mimeType: 'text/plain', buffer: bytes });
-  await page.click('#upload');
-  const field = page.locator('.job[data-state="done"] input[id^="link-"]');
-  await field.waitFor({ timeout: 30_000 });
-  const link = await field.inputValue();
+  const job = await submitFile(page, { name, mimeType: 'text/plain', buffer: bytes });
+  const link = await job.locator('input[id^="link-"]').inputValue();
   // The page stays open a while with its link shown (session restore saves open tabs), then closes
   // (and closed tabs are kept for "reopen closed tab").
   await page.waitForTimeout(500);
