@@ -168,7 +168,7 @@ export async function submitFile(
 ): Promise<Locator> {
   await page.setInputFiles('#file', file);
   await page.click('#upload');
-  const job = page.locator('.job[data-state="done"]', { hasText: file.name });
+  const job = page.locator('.job[data-state="done"]');
   await job.waitFor({ timeout: 30_000 });
   return job;
 }
