@@ -61,6 +61,18 @@ async function sessionJobs(): Promise<any[]> {
   );
 }
 
+/**
+ * Arms a `stall` for the next upload; the wait it returns ends once the server holds that upload.
+ * Clicking Cancel before then (while the file is still being encrypted) left the stall armed, and
+ * the next test's upload sat on it until the 60 s silence limit.
+ */
+function stallNextUpload(): () => Promise<true> {
+  const before = ref.server.requests.length;
+  ref.server.setFault('stall', { once: true });
+  const held = () => ref.server.requests.slice(before).some((r) => r.method === 'POST');
+  return () => until(async () => held() || undefined, 'the server to hold the upload');
+}
+
 async function finishedJob(predicate: (j: any) => boolean): Promise<any> {
   return until(async () => {
     const job = (await sessionJobs()).find(predicate);
@@ -174,9 +186,10 @@ describe('upload page: each mode, both variants', () => {
     const page = await fx.open('upload.html');
     const uploadsBefore = await page.evaluate(countUploads);
     // The server holds the request unanswered, so the upload is surely running when Cancel is clicked.
-    ref.server.setFault('stall', { once: true });
+    const held = stallNextUpload();
     await page.setInputFiles('#file', { name: 'cancel-me.bin', buffer: randomBytes(1024 * 1024) });
     await page.click('#upload');
+    await held();
     await page.click({ css: '.job[data-state="running"] button', hasText: 'Cancel' });
     await page.waitFor('.job[data-state="cancelled"]');
     expect(await page.text('.job[data-state="cancelled"] .error')).toMatch(/cancel/i);
@@ -221,7 +234,7 @@ describe('popup (opened as a tab)', () => {
     const page = await fx.open('popup.html');
     await page.waitFor('.drop');
     // The server holds the request unanswered, so the job is surely running when Cancel is clicked.
-    ref.server.setFault('stall', { once: true });
+    const held = stallNextUpload();
     await page.evaluate(() => {
       const dt = new DataTransfer();
       dt.items.add(new File([new Uint8Array(512 * 1024)], 'cancel-popup.bin'));
@@ -229,6 +242,7 @@ describe('popup (opened as a tab)', () => {
       document.querySelector('.drop')!.dispatchEvent(drop);
     });
     const job = { css: '.job', hasText: 'cancel-popup.bin' };
+    await held();
     await page.click({ css: 'button', hasText: 'Cancel', within: job });
     await page.waitFor({ css: '.job[data-state="cancelled"]', hasText: 'cancel-popup.bin' });
     expect(await page.text({ css: '[role="alert"]', within: job })).toMatch(/cancelled/);
