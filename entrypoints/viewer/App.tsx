@@ -7,16 +7,16 @@ import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
 import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
 import { formatBytes, formatNumber, t } from '../../lib/i18n';
 import { profileServing, silenceMs } from '../../lib/settings';
-import { getUpload, listUploads } from '../../platform/history';
+import { getUpload, listUploads } from '../../platform/storage/history';
+import { sweepScratch } from '../../platform/storage/scratch-files';
+import { loadSettings } from '../../platform/storage/settings';
 import {
   fetchAndDecrypt,
   OpenLinkError,
   type OpenTarget,
   previewable,
   safeBlobType,
-} from '../../platform/open-link';
-import { sweepScratch } from '../../platform/scratch-files';
-import { loadSettings } from '../../platform/settings';
+} from '../../platform/upload/open-link';
 
 interface Opened {
   file: File;

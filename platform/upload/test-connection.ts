@@ -1,10 +1,11 @@
 // "Test connection": a real tiny upload to the server, then its deletion.
 
-import { t } from '../lib/i18n';
-import type { ServerSettings } from '../lib/settings';
-import { uploadTarget } from '../lib/settings';
-import { deletionLink, sendUpload, UploadError, xhrTransport } from '../lib/upload';
-import { deletionMessage } from '../lib/upload/deletion';
+import { t } from '../../lib/i18n';
+import { withServerWords } from '../../lib/jobs/errors';
+import type { ServerSettings } from '../../lib/settings';
+import { uploadTarget } from '../../lib/settings';
+import { deletionLink, sendUpload, UploadError, xhrTransport } from '../../lib/upload';
+import { deletionMessage } from '../../lib/upload/deletion';
 import { deleteOnServer } from './deletion';
 
 export async function testConnection(server: ServerSettings): Promise<{ ok: boolean; text: string }> {
@@ -47,7 +48,7 @@ export async function testConnection(server: ServerSettings): Promise<{ ok: bool
     if (err instanceof UploadError)
       return {
         ok: false,
-        text: err.serverMessage ? `${err.message} (The server said: “${err.serverMessage}”)` : err.message,
+        text: withServerWords(err.message, err.serverMessage),
       };
     return {
       ok: false,

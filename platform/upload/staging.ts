@@ -3,7 +3,7 @@
 // the runner removes when the job ends; a sweep at browser start removes any a crash left behind.
 // (They were IndexedDB records before: the browser kept their blob files on disk after the record
 // was deleted, plaintext included.)
-import { createScratch, openScratch } from './scratch-files';
+import { createScratch, openScratch } from '../storage/scratch-files';
 
 /** Copies the file into a scratch file and returns its id. */
 export async function stageFile(file: Blob): Promise<string> {

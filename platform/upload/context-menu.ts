@@ -1,11 +1,11 @@
 // Right-click uploads: images, video, audio, links, selected text, and a screenshot of the page.
 import { browser } from 'wxt/browser';
-import { fileNameFromUrl, fileStamp } from '../lib/history/file-names';
-import { t } from '../lib/i18n';
-import { originPattern } from '../lib/settings';
-import { startJob } from './jobs/host';
-import type { UploadSource } from './messages';
-import { requestOrigins } from './permissions';
+import { fileNameFromUrl, fileStamp } from '../../lib/history/file-names';
+import { t } from '../../lib/i18n';
+import type { UploadSource } from '../../lib/jobs/model';
+import { originPattern } from '../../lib/settings';
+import { requestOrigins } from '../permissions';
+import { startJob } from './host';
 import { stageFile } from './staging';
 
 export const MENU = {

@@ -2,9 +2,9 @@
 // Session rules vanish when the browser or the extension restarts, so they are set whenever the
 // background starts (install, update, browser start) and again on every settings change.
 import { browser } from 'wxt/browser';
-import type { Settings } from '../lib/settings';
-import { dntRules, isDntRuleId } from '../lib/settings/dnt-rules';
-import { loadSettings, settingsItem } from './settings';
+import type { Settings } from '../../lib/settings';
+import { dntRules, isDntRuleId } from '../../lib/settings/dnt-rules';
+import { loadSettings, settingsItem } from '../storage/settings';
 
 /** Replaces this extension's DNT session rules by the ones `settings` call for. */
 export async function applyDntRules(settings: Settings): Promise<void> {

@@ -3,8 +3,8 @@
 // refused there, but with the clipboardRead permission `execCommand('paste')` hands the clipboard
 // to a paste event. Files (a copied image, files copied in a file manager) are staged for the job
 // runner; text travels as text.
-import { fileStamp } from '../lib/history/file-names';
-import type { UploadSource } from './messages';
+import { fileStamp } from '../../lib/history/file-names';
+import type { UploadSource } from '../../lib/jobs/model';
 import { stageFile } from './staging';
 
 export async function readClipboardHere(area: HTMLTextAreaElement): Promise<UploadSource[]> {

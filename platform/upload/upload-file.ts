@@ -6,7 +6,7 @@
 //   memory. A server that cannot take it (HTTP/1.1) refuses it before anything is stored; the
 //   upload then goes the disk way, from offset 0, and that origin goes the disk way from then on.
 // - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress. The encryption
-//   runs in a dedicated worker that writes through a sync access handle (platform/encrypt-worker.ts);
+//   runs in a dedicated worker that writes through a sync access handle (encrypt-worker.ts);
 //   where that is unavailable, it runs here and writes through createWritable.
 import {
   createCipher,
@@ -16,12 +16,11 @@ import {
   randomKey,
   STREAM_CHUNK_BYTES,
   sha256Hex,
-} from '../lib/crypto';
-import { HASHED_UP_TO, type UploadEntry } from '../lib/history';
-import { formatNumber, plural, t } from '../lib/i18n';
+} from '../../lib/crypto';
+import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
+import { formatNumber, plural, t } from '../../lib/i18n';
 import {
   deletionLink,
-  requestStreamsSupported,
   type SendUploadArgs,
   sendUpload,
   shareLink,
@@ -33,10 +32,10 @@ import {
   type UploadTarget,
   uploadEndpoint,
   xhrTransport,
-} from '../lib/upload';
+} from '../../lib/upload';
+import { addUpload, HistoryWriteError } from '../storage/history';
+import { createScratch, sweepScratch } from '../storage/scratch-files';
 import type { EncryptCommand, EncryptReport } from './encrypt-worker';
-import { addUpload, HistoryWriteError } from './history';
-import { createScratch, sweepScratch } from './scratch-files';
 
 export interface UploadProgress {
   phase: 'encrypting' | 'uploading';
@@ -177,12 +176,6 @@ async function encryptToDisk(
   }
 }
 
-/**
- * Firefox builds never stream: its fetch turns a stream body into the text "[object
- * ReadableStream]" without an error. Elsewhere the feature test decides.
- */
-const REQUEST_STREAMS = !import.meta.env.FIREFOX && requestStreamsSupported(globalThis.Request);
-
 /** Origins that refused a streamed upload in this document (no HTTP/2): they go the disk way at once. */
 const refusedStreams = new Set<string>();
 
@@ -251,7 +244,14 @@ export async function runUpload(
     onProgress = () => {},
     signal,
     timeoutMs = DEFAULT_SILENCE_MS,
-  }: { onProgress?: Progress; signal?: AbortSignal; timeoutMs?: number } = {},
+    requestStreams,
+  }: {
+    onProgress?: Progress;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    /** Whether fetch may get a streamed body here: the browser adapter says (never in Firefox). */
+    requestStreams: boolean;
+  },
 ): Promise<UploadOutcome> {
   if (!swept) {
     swept = true;
@@ -273,11 +273,7 @@ export async function runUpload(
   };
   let result: UploadResult | 'refused' = 'refused';
   let cleanup = async () => {};
-  if (
-    key &&
-    iv &&
-    shouldStream({ url: uploadEndpoint(target), requestStreams: REQUEST_STREAMS, refused: refusedStreams })
-  )
+  if (key && iv && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
     result = await sendStreamed(file, key, iv, common, onProgress);
   if (result === 'refused')
     ({ result, cleanup } = await sendFromDisk(file, key && iv ? { key, iv } : undefined, common, onProgress));

@@ -2,11 +2,11 @@
 // disk-backed OPFS scratch file, and hand back that file for a download. Nothing is rendered in
 // the extension's origin. The decrypted copy is plaintext on disk: the viewer holds its lock and
 // removes it when the tab goes; the background sweeps what a closed tab could not remove.
-import { createCipher } from '../lib/crypto';
-import { formatBytes, formatNumber, plural, t } from '../lib/i18n';
-import { downloadDataForm, parseDownloadPage } from '../lib/upload/download-page';
-import { watchdog } from '../lib/upload/transport';
-import { createScratch, type Scratch } from './scratch-files';
+import { createCipher } from '../../lib/crypto';
+import { formatBytes, formatNumber, plural, t } from '../../lib/i18n';
+import { downloadDataForm, parseDownloadPage } from '../../lib/upload/download-page';
+import { watchdog } from '../../lib/upload/transport';
+import { createScratch, type Scratch } from '../storage/scratch-files';
 
 export class OpenLinkError extends Error {
   override name = 'OpenLinkError';

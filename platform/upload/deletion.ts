@@ -1,6 +1,6 @@
 // Deleting an upload on its server, for the history and for Test connection: follow the deletion
 // link, then look whether the file is still served (the verdict is lib/upload/deletion.ts).
-import { type DeletionVerdict, judgeDeletion } from '../lib/upload/deletion';
+import { type DeletionVerdict, judgeDeletion } from '../../lib/upload/deletion';
 
 // No cookies, no Referer (a referrer could carry a link), and never a cached answer.
 const PLAIN: RequestInit = { credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' };

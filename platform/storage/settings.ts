@@ -7,7 +7,7 @@ import {
   type Profile,
   SETTINGS_VERSION,
   type Settings,
-} from '../lib/settings';
+} from '../../lib/settings';
 
 // No fallback value: a missing item is made into the defaults by normalizeSettings when read (its
 // profile's name is in the browser's language, which a value fixed at load time could not be).
@@ -32,4 +32,9 @@ export async function loadActiveProfile(): Promise<Profile> {
 export async function updateProfile(id: string, patch: Partial<Profile>): Promise<void> {
   const s = await loadSettings();
   await saveSettings({ ...s, profiles: s.profiles.map((p) => (p.id === id ? { ...p, ...patch } : p)) });
+}
+
+/** Calls `show` with the settings after every change (a size limit the background learned, an edit). */
+export function watchSettings(show: (s: Settings) => void): () => void {
+  return settingsItem.watch((s) => show(normalizeSettings(s)));
 }

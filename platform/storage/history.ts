@@ -1,6 +1,6 @@
 // Upload history in IndexedDB (never in sync storage: entries hold decryption keys).
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
-import { newEntries, type UploadEntry } from '../lib/history';
+import { newEntries, type UploadEntry } from '../../lib/history';
 
 interface HushdropDB extends DBSchema {
   uploads: { key: string; value: UploadEntry; indexes: { time: number } };
@@ -42,7 +42,7 @@ function db() {
       if (oldVersion < 3)
         database.createObjectStore('payments', { keyPath: 'id' }).createIndex('time', 'time');
       // Version 2 added a store for files waiting to be uploaded; version 4 moved them to OPFS
-      // (platform/staging.ts). Deleting the store deletes any file it still held.
+      // (platform/upload/staging.ts). Deleting the store deletes any file it still held.
       if ((database.objectStoreNames as DOMStringList).contains('staged'))
         database.deleteObjectStore('staged' as never);
     },

@@ -7,8 +7,8 @@
 // Protocol: the page sends one `start`, then maybe `cancel`; the worker answers with `progress`
 // reports and ends with exactly one of `done`, `unsupported` (nothing written: the page falls back
 // to its own path), `cancelled` or `error`.
-import { createCipher } from '../lib/crypto/cipher';
-import { cryptStream } from '../lib/crypto/stream';
+import { createCipher } from '../../lib/crypto/cipher';
+import { cryptStream } from '../../lib/crypto/stream';
 
 export interface EncryptStart {
   type: 'start';
