@@ -9,6 +9,7 @@ import { sweepClosedViewers, sweepScratch } from '../platform/storage/scratch-fi
 import { createMenus, onMenuClick } from '../platform/upload/context-menu';
 import { keepDntRulesInSync } from '../platform/upload/dnt';
 import { cancelJob, onJobUpdate, onTabGone, startJob, uploadClipboard } from '../platform/upload/host';
+import { onPageJobsPort } from '../platform/upload/page-jobs-port';
 
 export default defineBackground(() => {
   keepDntRulesInSync();
@@ -25,10 +26,8 @@ export default defineBackground(() => {
     sweepClosedViewers().catch(() => {});
     onTabGone(tabId).catch(() => {});
   });
-  // An upload page that reloads or goes to another address ends the jobs it ran.
-  browser.tabs.onUpdated.addListener((tabId, change) => {
-    if (change.status === 'loading') onTabGone(tabId).catch(() => {});
-  });
+  // An upload page that closes, reloads or goes elsewhere ends the jobs it ran (its port ends).
+  onPageJobsPort((tabId) => void onTabGone(tabId).catch(() => {}));
   browser.contextMenus.onClicked.addListener((info, tab) => {
     onMenuClick(info, tab);
   });

@@ -47,15 +47,21 @@ describe('a job of the upload page, in Firefox', () => {
     await page.close();
   });
 
-  it('Cancel in the popup stops it on the page', async () => {
+  /** Opens the upload page and starts an upload the server holds unanswered; resolves once it does. */
+  async function heldUpload(name: string): Promise<FirefoxPage> {
     const page = await fx.open('upload.html');
     const before = ref.server.requests.length;
     ref.server.setFault('stall', { once: true });
-    await pick(page, 'ff-cancel.bin');
+    await pick(page, name);
     await until(
       async () => ref.server.requests.slice(before).some((r) => r.method === 'POST') || undefined,
       'the server to hold the upload',
     );
+    return page;
+  }
+
+  it('Cancel in the popup stops it on the page', async () => {
+    const page = await heldUpload('ff-cancel.bin');
     const popup = await fx.open('popup.html');
     await popup.click({
       css: 'button',
@@ -66,5 +72,16 @@ describe('a job of the upload page, in Firefox', () => {
     await popup.waitFor({ css: '.job[data-state="cancelled"]', hasText: 'ff-cancel.bin' });
     await popup.close();
     await page.close();
+  });
+
+  it('closing the page while it runs ends the job in the popup', async () => {
+    const page = await heldUpload('ff-closed.bin');
+    const popup = await fx.open('popup.html');
+    await popup.waitFor({ css: '.job[data-state="running"]', hasText: 'ff-closed.bin' });
+    await page.close();
+    const ended = { css: '.job[data-state="cancelled"]', hasText: 'ff-closed.bin' };
+    await popup.waitFor(ended);
+    expect(await popup.text({ css: '[role="alert"]', within: ended })).toMatch(/was closed or left/);
+    await popup.close();
   });
 });

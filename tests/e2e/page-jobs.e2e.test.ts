@@ -128,13 +128,19 @@ describe('a job of the upload page', () => {
     await page.close();
   });
 
-  it('closing the page while it runs ends the job, and the badge is cleared', async () => {
-    const page = await heldUpload('page-closed.bin');
-    await expect.poll(async () => (await jobNamed('page-closed.bin'))?.state).toBe('running');
-    await expect.poll(badge).not.toBe('');
-    await page.close();
-    await expect.poll(async () => (await jobNamed('page-closed.bin'))?.state).toBe('cancelled');
-    expect((await jobNamed('page-closed.bin'))!.error).toMatch(/was closed or left/);
-    await expect.poll(badge).toBe('');
-  });
+  for (const [how, leave] of [
+    ['closing', (page: Page) => page.close()],
+    ['reloading', (page: Page) => page.reload()],
+  ] as const)
+    it(`${how} the page while it runs ends the job, and the badge is cleared`, async () => {
+      const name = `page-${how}.bin`;
+      const page = await heldUpload(name);
+      await expect.poll(async () => (await jobNamed(name))?.state).toBe('running');
+      await expect.poll(badge).not.toBe('');
+      await leave(page);
+      await expect.poll(async () => (await jobNamed(name))?.state).toBe('cancelled');
+      expect((await jobNamed(name))!.error).toMatch(/was closed or left/);
+      await expect.poll(badge).toBe('');
+      if (!page.isClosed()) await page.close();
+    });
 });
