@@ -21,9 +21,10 @@ import { bytesField, fromHex, varintField } from '../merchant/wire';
 import { CORPUS_DIR, certificateFixture, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from './corpus';
 
 /**
- * Shared by the property tests and scripts/fuzz-payments.ts: seeds (valid requests, ours and
- * the real corpus), byte mutations, and the checks every input must pass: only PaymentError
- * may be thrown, and nothing whose signed content changed may come out verified.
+ * Fuzz inputs for lib/payments, shared by tests/payments/properties.test.ts (about 11,000 cases)
+ * and scripts/fuzz-payments.ts (a million): seeds (valid requests, ours and the real corpus),
+ * byte mutations, parser text, and the checks every input must pass: only PaymentError may be
+ * thrown, and nothing whose signed content changed may come out verified.
  */
 
 export interface Seed {
@@ -74,6 +75,20 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('bigvarint' as const), at: fc.nat() }),
 );
+
+/**
+ * Text for the URI, link, address and transaction parsers: any text, binary strings, `bitcoin:?r=`
+ * with a web address, address-like and hex-like strings; `maxLength` sets their lengths.
+ */
+export function parserTextArb(maxLength: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.string({ maxLength }),
+    fc.string({ unit: 'binary', maxLength: maxLength / 2 }),
+    fc.webUrl().map((url) => `bitcoin:?r=${url}`),
+    fc.stringMatching(/^(bc1|tb1|1|3|m|n|2)[0-9a-zA-Z]{0,80}$/),
+    fc.stringMatching(new RegExp(`^[0-9a-f]{0,${maxLength * 2}}$`)),
+  );
+}
 
 export function applyMutations(bytes: Uint8Array, mutations: Mutation[]): Uint8Array {
   let out = bytes.slice();
@@ -248,6 +263,12 @@ export async function makeSeeds(options: { corpus?: boolean } = {}): Promise<See
 }
 
 /** Other corpus messages (Payment, PaymentACK, bare details) to mutate for the decoders. */
+/** The seeds, and every message to mutate: the seeds' bytes and the messages of the corpus. */
+export async function fuzzInputs(): Promise<{ seeds: Seed[]; messages: Uint8Array[] }> {
+  const seeds = await makeSeeds();
+  return { seeds, messages: [...seeds.map((s) => s.bytes), ...corpusMessages()] };
+}
+
 export function corpusMessages(): Uint8Array[] {
   if (!HAVE_CORPUS) return [];
   return readdirSync(CORPUS_DIR)
