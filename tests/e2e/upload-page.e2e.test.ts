@@ -169,7 +169,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
   });
 
   describe('Cancel', () => {
-    it('stops an upload: it says so and nothing enters the history', async () => {
+    it('Cancel stops an upload: it says so and nothing enters the history', async () => {
       await d.setSettings(serverSettings(ref.server, 'current'));
       const page = await d.open('upload.html');
       const uploadsBefore = await historyCount(page);
