@@ -182,6 +182,9 @@ export function createApp(deps: AppDeps): App {
           res.setHeader('Connection', 'close');
           replyAppError(directReply(res), 'The request was too slow and has been cut off.', 408);
         }
+        // The request itself too: once answered, Node no longer ends it when its socket goes, and its
+        // reader (an upload being stored) would wait for the rest of the body forever.
+        req.destroy();
         req.socket.destroy();
       },
     );

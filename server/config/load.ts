@@ -88,8 +88,11 @@ function accounts(value: unknown): AccountEntry[] {
   if (!Array.isArray(value)) throw new ConfigError('accounts must be a list of {"username", "tokenHash"}.');
   return value.map((entry, i) => {
     if (!isObject(entry)) throw new ConfigError(`accounts[${i}] must be an object.`);
+    if ('token' in entry)
+      throw new ConfigError(
+        `accounts[${i}] holds a token in clear: accounts hold only "tokenHash" (npm run server -- hash-token).`,
+      );
     onlyKeys(entry, ['username', 'tokenHash'], `accounts[${i}]`);
-    if ('token' in entry) throw new ConfigError('accounts hold token hashes, never tokens.');
     const username = text(entry.username, `accounts[${i}].username`);
     const tokenHash = text(entry.tokenHash, `accounts[${i}].tokenHash`);
     try {

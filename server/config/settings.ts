@@ -93,7 +93,7 @@ export function defaultSettings(dataDir: string): ServerSettings {
       headersMs: 20_000,
       slowClientMs: 30_000,
       slowClientMinBytes: 8 * 1024,
-      keepAliveMs: 5_000,
+      keepAliveMs: 30_000,
       shutdownGraceMs: 30_000,
     },
     accessLog: 'stdout',

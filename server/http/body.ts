@@ -74,17 +74,19 @@ export async function readSmallBody(req: IncomingMessage, body: Readable, limit:
 export const LINGER_MS = 2000;
 
 /**
- * Marks the response as the connection's last and, once it is sent, discards whatever of the body still
- * arrives for a short while before cutting the connection: a client that is still sending then reads the
- * answer instead of a reset, and a client sending forever is not read forever.
+ * For an answer given before the body was read: once the answer is sent, whatever of the body still
+ * arrives is discarded for a short while, then the connection is cut. A client that is still sending reads
+ * the answer instead of a reset (closing at once, or saying `Connection: close`, makes Node reset the
+ * socket with the body unread, and clients then see EPIPE), and a client sending forever is not read forever.
  */
 export function closeAfterReply(req: IncomingMessage, res: ServerResponse, body: Readable): void {
-  if (req.httpVersionMajor === 1) res.setHeader('Connection', 'close');
   res.once('finish', () => {
     if (req.complete) return;
-    const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    const cut = setTimeout(() => {
+      req.destroy();
+      req.socket.destroy();
+    }, LINGER_MS);
     cut.unref();
-    body.once('close', () => clearTimeout(cut));
     body.once('end', () => clearTimeout(cut));
     body.resume();
   });
