@@ -159,6 +159,7 @@ export function createApp(deps: AppDeps): App {
     const method = req.method ?? 'GET';
     const target = route(method, req.url ?? '/');
     const address = clientAddress(req, proxies);
+    const writtenBefore = req.socket.bytesWritten;
     res.once('close', () => {
       accessLog({
         at: started,
@@ -166,8 +167,7 @@ export function createApp(deps: AppDeps): App {
         method,
         what: describeRoute(target),
         status: res.statusCode,
-        // Every answer states its length; `cut` says when it was not all sent.
-        bytes: Number(res.getHeader('content-length') ?? 0),
+        bytes: req.socket.bytesWritten - writtenBefore,
         ms: Date.now() - started,
         ...(res.writableFinished ? {} : { cut: true }),
       });

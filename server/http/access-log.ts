@@ -12,7 +12,7 @@ export interface AccessEntry {
   /** The route and the upload's public name, if any. */
   what: string;
   status: number;
-  /** Body bytes of the answer (its Content-Length). */
+  /** Bytes written to the connection for this answer, headers included (HTTP/2: all its streams'). */
   bytes: number;
   ms: number;
   /** Set when the connection ended before the answer was complete. */

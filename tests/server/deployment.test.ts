@@ -143,6 +143,19 @@ describe('the README’s config example behind a TLS proxy', () => {
       maxAgeSeconds: 30 * 86400,
     });
     await viaProxy(`${path}/${result.deletionKey}`);
+    // Secrets where a careless client might put them: a token, a key in the query and in the path.
+    const token = 'tokenTOKENtoken1234567890';
+    const key = 'abcdefghijklmnopqrstuvwxyzABCDEF';
+    await viaProxy('/api/v1/Upload', {
+      method: 'POST',
+      body,
+      headers: {
+        'Content-Type': type,
+        Authorization: `Basic ${Buffer.from(`alice:${token}`).toString('base64')}`,
+      },
+    });
+    await viaProxy(`${path}?key=${key}`);
+    await viaProxy(`/u/${key}`);
 
     // The log names the address the proxy reported, never the one the client claimed; and no key.
     await server.stop();
@@ -151,5 +164,8 @@ describe('the README’s config example behind a TLS proxy', () => {
     expect(log).not.toContain('198.51.100.99');
     expect(log).not.toContain(result.deletionKey);
     expect(log).not.toContain(result.fileName);
+    for (const secret of [token, key, Buffer.from(`alice:${token}`).toString('base64')])
+      expect(log).not.toContain(secret);
+    expect(log.trim().split('\n')).toHaveLength(7);
   });
 });

@@ -1,7 +1,7 @@
 // Rate limits and quotas: 429 with Retry-After and a sentence, per address (behind a trusted proxy, the
 // address it reports) and per account, and nothing stored from a refused upload.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NO_LIMITS } from '../../server/config/settings';
 import {
   bytesOf,
@@ -11,28 +11,23 @@ import {
   legacyUploadUrl,
   post,
   randomBytesOf,
-  startTestServer,
+  serversStoppedAfterEach,
   storedFiles,
-  type TestServer,
 } from './test-helpers';
 
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.stop();
-  t = undefined;
-});
+const start = serversStoppedAfterEach();
 
 const from = (address: string) => ({ 'X-Forwarded-For': address });
 const small = () => form({ encrypt: 'false', file: { bytes: bytesOf('small'), name: 's.txt' } });
 
 describe('requests per address', () => {
   it('answers a burst from one address with 429 and Retry-After, and other addresses go on', async () => {
-    t = await startTestServer({
+    const t = await start({
       settings: { trustedProxies: ['127.0.0.1'], limits: { ...NO_LIMITS, requestsPerMinute: 5 } },
     });
     const burst = await Promise.all(
       Array.from({ length: 12 }, () =>
-        fetch(`${t!.server.baseUrl}/u/nope1.txt`, { headers: from('203.0.113.7') }),
+        fetch(`${t.server.baseUrl}/u/nope1.txt`, { headers: from('203.0.113.7') }),
       ),
     );
     const statuses = burst.map((r) => r.status);
@@ -63,7 +58,7 @@ describe('requests per address', () => {
   });
 
   it('believes X-Forwarded-For only from a configured proxy', async () => {
-    t = await startTestServer({ settings: { limits: { ...NO_LIMITS, requestsPerMinute: 3 } } });
+    const t = await start({ settings: { limits: { ...NO_LIMITS, requestsPerMinute: 3 } } });
     // No trusted proxy: every request counts for the peer (127.0.0.1), whatever it claims.
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++)
@@ -74,7 +69,7 @@ describe('requests per address', () => {
 
 describe('upload quotas', () => {
   it('counts uploads per hour and bytes per day per address', async () => {
-    t = await startTestServer({
+    const t = await start({
       settings: {
         trustedProxies: ['127.0.0.0/8'],
         limits: { ...NO_LIMITS, uploadsPerHourPerAddress: 2, uploadBytesPerDayPerAddress: 100_000 },
@@ -107,7 +102,7 @@ describe('upload quotas', () => {
   });
 
   it('counts an account’s uploads across addresses', async () => {
-    t = await startTestServer({
+    const t = await start({
       accounts: [{ username: 'ann', token: 't0ken' }],
       settings: { trustedProxies: ['127.0.0.1'], limits: { ...NO_LIMITS, uploadsPerHourPerAccount: 1 } },
     });
@@ -125,7 +120,7 @@ describe('upload quotas', () => {
 
 describe('views', () => {
   it('delivers a one-view link once, however many ask at the same moment', async () => {
-    t = await startTestServer();
+    const t = await start();
     const made = await post(
       legacyUploadUrl(t.server),
       form({

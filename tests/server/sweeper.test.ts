@@ -2,7 +2,7 @@
 
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SweepReport } from '../../server/uploads/sweeper';
 import {
   bytesOf,
@@ -11,16 +11,11 @@ import {
   getBytes,
   legacyUploadUrl,
   post,
-  startTestServer,
+  serversStoppedAfterEach,
   storedFiles,
-  type TestServer,
 } from './test-helpers';
 
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.stop();
-  t = undefined;
-});
+const start = serversStoppedAfterEach();
 
 const HOUR = 3_600_000;
 
@@ -29,7 +24,7 @@ describe('the sweeper', () => {
     let clock = Date.UTC(2030, 0, 1);
     const sweeps: SweepReport[] = [];
     const waiters: (() => void)[] = [];
-    t = await startTestServer({
+    const t = await start({
       record: true,
       now: () => clock,
       settings: { sweepIntervalMs: 50, orphanAgeMs: HOUR },
@@ -42,7 +37,7 @@ describe('the sweeper', () => {
     const upload = async (fields: Record<string, string>) =>
       (
         await post(
-          legacyUploadUrl(t!.server),
+          legacyUploadUrl(t.server),
           form({ ...fields, encrypt: 'false', file: { bytes: bytesOf('x'), name: 'e.txt' } }),
         )
       ).json.result;
@@ -89,7 +84,7 @@ describe('the sweeper', () => {
   it('removes bytes no record refers to once they are older than an upload could take', async () => {
     const sweeps: SweepReport[] = [];
     const waiters: (() => void)[] = [];
-    t = await startTestServer({
+    const t = await start({
       settings: { sweepIntervalMs: 50, orphanAgeMs: HOUR },
       onSweep(report) {
         sweeps.push(report);
