@@ -1,15 +1,29 @@
-// Small helpers for the answers the server gives: JSON results and errors, HTML pages, draining bodies.
+// The answers the server gives: JSON results and errors, HTML pages, and the headers every answer carries.
 
 import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 
-/** Writes a whole response; the default is one write, the 'drip' fault swaps in a slow one. */
+/** Writes a whole response; the default is one write (tests may swap in a slow one). */
 export type Reply = (status: number, headers: Record<string, string>, body: Buffer) => void;
+
+/**
+ * On every answer: no type sniffing (an upload is never read as something else), no Referer leaving a page
+ * of ours. The server's own pages (HTML errors, deletion pages) additionally get PAGE_HEADERS.
+ */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The server's own HTML: nothing may load or run in it, and no one may frame it. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
 
 export function directReply(res: ServerResponse): Reply {
   return (status, headers, body) => {
-    if (res.destroyed) return;
-    res.writeHead(status, { ...headers, 'Content-Length': String(body.length) });
+    if (res.destroyed || res.headersSent) return;
+    res.writeHead(status, { ...BASE_HEADERS, ...headers, 'Content-Length': String(body.length) });
     res.end(body);
   };
 }
@@ -26,13 +40,18 @@ export function replyJson(
   status: number,
   value: unknown,
   headers: Record<string, string> = {},
-) {
+): void {
   reply(status, { 'Content-Type': JSON_TYPE, ...headers }, jsonBody(value));
 }
 
-/** The real API's application error: HTTP 200 with `{"error":{"message":…}}` (teknik.md §8). */
-export function replyAppError(reply: Reply, message: string, status = 200): void {
-  replyJson(reply, status, { error: { message } });
+/** The API's error shape, `{"error":{"message":…}}`; the real API sent application errors with HTTP 200. */
+export function replyAppError(
+  reply: Reply,
+  message: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): void {
+  replyJson(reply, status, { error: { message } }, headers);
 }
 
 export function escapeHtml(text: string): string {
@@ -48,7 +67,7 @@ export function htmlPage(title: string, bodyHtml: string): Buffer {
 }
 
 export function replyHtml(reply: Reply, status: number, title: string, bodyHtml: string): void {
-  reply(status, { 'Content-Type': HTML_TYPE }, htmlPage(title, bodyHtml));
+  reply(status, { 'Content-Type': HTML_TYPE, ...PAGE_HEADERS }, htmlPage(title, bodyHtml));
 }
 
 export function replyNotFound(reply: Reply): void {
@@ -58,6 +77,14 @@ export function replyNotFound(reply: Reply): void {
     'Page Not Found',
     '<h1>404 — Page Not Found</h1><p>The requested file does not exist.</p>',
   );
+}
+
+/** 429 with Retry-After in whole seconds (at least 1), and a sentence saying when to try again. */
+export function replyTooMany(reply: Reply, message: string, retryAfterMs: number): void {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  replyAppError(reply, `${message} Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
+    'Retry-After': String(seconds),
+  });
 }
 
 /**
@@ -79,18 +106,4 @@ export function bytesReadable(bytes: number): string {
 
 export function tooLargeMessage(maxBytes: number): string {
   return `File Too Large.  Max file size is ${bytesReadable(maxBytes)}`;
-}
-
-/** Reads and discards the rest of a body; resolves when it ended or the connection went away. */
-export function drain(body: Readable): Promise<void> {
-  return new Promise((resolve) => {
-    if (body.readableEnded || body.destroyed) {
-      resolve();
-      return;
-    }
-    body.once('end', () => resolve());
-    body.once('close', () => resolve());
-    body.once('error', () => resolve());
-    body.resume();
-  });
 }
