@@ -1,6 +1,6 @@
 // The authenticated format against RFC 8188's own examples and against an implementation written
 // separately with Node's OpenSSL (ece-node.ts): each encrypts what the other decrypts.
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { base64urlnopad } from '@scure/base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,11 @@ describe('the README’s worked example', () => {
     expect(makeEceLink('https://files.example/aB3dE.txt', secret)).toBe(
       'https://files.example/aB3dE.txt#ece1.AAECAwQFBgcICQoLDA0ODw',
     );
+    // The intermediate values the README gives for a reader checking by hand.
+    const hkdf = (info: string, length: number) =>
+      Buffer.from(hkdfSync('sha256', secret, salt, `Content-Encoding: ${info}\0`, length)).toString('hex');
+    expect(hkdf('aes128gcm', 16)).toBe('73024d651d55a2e232dfda0869d59cf3');
+    expect(hkdf('nonce', 12)).toBe('459485c3adf9f2450ad9e76e');
   });
 });
 
