@@ -5,7 +5,9 @@ import type { S3Settings } from './s3-config';
 import { s3Error } from './s3-errors';
 
 export function createS3Client(settings: S3Settings): S3Client {
-  const agent = { keepAlive: true, maxSockets: 64 };
+  // Every part in flight of every upload holds a socket; the SDK's default of 50 would make parts wait
+  // for one, and the request timeout runs while they wait.
+  const agent = { keepAlive: true, maxSockets: 512 };
   return new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,

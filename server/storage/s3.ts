@@ -21,7 +21,8 @@ export interface S3Storage extends Storage {
 
 export function openS3Storage(settings: S3Settings): S3Storage {
   const client = createS3Client(settings);
-  const where = settings.endpoint ? ` at ${settings.endpoint}` : ` in ${settings.region}`;
+  // The origin only: an endpoint written with user:password@ keeps them out of logs.
+  const where = settings.endpoint ? ` at ${new URL(settings.endpoint).origin}` : ` in ${settings.region}`;
   return {
     blobs: new S3Blobs(client, settings),
     records: new S3Records(client, settings),

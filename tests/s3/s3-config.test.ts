@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openS3Storage } from '../../server/storage/s3';
 import {
   MIN_PART_SIZE,
   parseStorageUrl,
@@ -79,5 +80,18 @@ describe('settings from the SDK variables', () => {
     );
     expect(() => s3Settings('s3://b1x', {}, { partsInFlight: 0 })).toThrow(/At least one part/);
     expect(s3Settings('s3://b1x', {}, { partSize: MIN_PART_SIZE }).partSize).toBe(MIN_PART_SIZE);
+  });
+});
+
+describe('the store’s description (start message, logs)', () => {
+  it('names bucket, prefix and endpoint, without credentials written into the endpoint', async () => {
+    const storage = openS3Storage(
+      s3Settings('s3://b1x/pre', { AWS_ENDPOINT_URL_S3: 'http://user:secret@127.0.0.1:7480/' }),
+    );
+    expect(storage.description).toBe('s3://b1x/pre/ at http://127.0.0.1:7480');
+    await storage.close();
+    const aws = openS3Storage(s3Settings('s3://b1x', { AWS_REGION: 'eu-west-1' }));
+    expect(aws.description).toBe('s3://b1x/ in eu-west-1');
+    await aws.close();
   });
 });
