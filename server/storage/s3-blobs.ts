@@ -72,7 +72,8 @@ export class S3Blobs implements BlobStore {
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
     // lib-storage reports the first failure of any of its parts, often only the stream it stopped
-    // reading; the store's own answers tell what happened.
+    // reading; the store's own answers tell what happened. When one part is refused (quota), another
+    // in flight may break off first, so an answer of the store is preferred over a broken transfer.
     const storeErrors: unknown[] = [];
     const upload = new Upload({
       client: recordingErrors(this.client, storeErrors),
@@ -93,7 +94,7 @@ export class S3Blobs implements BlobStore {
       await this.cleanUp(key);
       if (signal?.aborted) throw signal.reason;
       if (bodyError !== undefined) throw bodyError;
-      throw s3Error(storeErrors[0] ?? err, 'storing an upload');
+      throw s3Error(storeErrors.find(answeredByStore) ?? storeErrors[0] ?? err, 'storing an upload');
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -220,6 +221,11 @@ export class S3Blobs implements BlobStore {
     }
     return aborted;
   }
+}
+
+/** Whether the store itself answered (with a status), rather than the transfer breaking. */
+function answeredByStore(err: unknown): boolean {
+  return s3Status(err) !== undefined;
 }
 
 /** `client`, with the failures of its requests added to `errors` as they happen. */
