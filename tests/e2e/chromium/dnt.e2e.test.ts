@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ReferenceServer } from '../../testkit/server';
 import { startTestServer, type TestServer } from '../../testkit/server';
+import { type Site, startSite } from '../support/site';
 import {
   type ExtensionBrowser,
   launchExtension,
@@ -24,10 +25,12 @@ declare const chrome: any;
 let browser: ExtensionBrowser;
 let ref: TestServer;
 let other: TestServer;
+let site: Site;
 
 beforeAll(async () => {
   ref = await startTestServer({ record: true });
   other = await startTestServer({ record: true });
+  site = await startSite(Buffer.alloc(0));
   browser = await launchExtension();
 });
 
@@ -35,6 +38,7 @@ afterAll(async () => {
   await browser?.close();
   await ref?.stop();
   await other?.stop();
+  await site?.close();
 });
 
 function settingsFor(server: ReferenceServer, variant: 'legacy' | 'current', doNotTrack: boolean) {
@@ -110,6 +114,9 @@ describe('never on other requests', () => {
 
     const tab = await browser.ctx.newPage();
     await tab.goto(`${other.server.baseUrl}/?marker=tab-page`);
+    // The server's own pages forbid their scripts any request (CSP default-src 'none'), so the
+    // cross-origin fetch is made from a plain site's page.
+    await tab.goto(`${site.origin}/`);
     await tab.evaluate(
       (url) => fetch(url, { mode: 'no-cors' }).then(() => undefined),
       `${fileUrl}?marker=page-fetch`,
