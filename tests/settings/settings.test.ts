@@ -6,8 +6,8 @@ import {
   defaultSettings,
   MIGRATIONS,
   newProfile,
-  type Profile,
   normalizeSettings,
+  type Profile,
   profileServing,
   SETTINGS_VERSION,
   type ServerSettings,
@@ -154,12 +154,14 @@ describe('settings version 3: size limits', () => {
     const { loadSettings } = await import('../../platform/storage/settings');
     const s = await loadSettings();
     expect(s.profiles[0]!.sizeLimit).toEqual({ bytes: 524_288, kind: 'below' });
-    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: SETTINGS_VERSION });
+    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({
+      v: SETTINGS_VERSION,
+    });
   });
 });
 
 describe('settings version 4: the link format', () => {
-  const v3 = (servers: Partial<ServerSettings>[]) => ({
+  const v3 = (servers: Record<string, string>[]) => ({
     profiles: servers.map((server, i) => ({
       id: `p${i}`,
       name: `P${i}`,
