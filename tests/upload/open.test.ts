@@ -1,7 +1,7 @@
 // lib/upload/open.ts with Node's fetch: links uploaded to the reference server (tests/server), and
 // a small hostile server for the answers a download must not be fooled by.
 import { randomBytes } from 'node:crypto';
-import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
