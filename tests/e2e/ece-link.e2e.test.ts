@@ -1,5 +1,6 @@
-// The authenticated link format (issue 17), in both browsers with the real extension: a profile on
-// ece uploads `url#ece1.<secret>`, the server records the format and never sees the secret; an
+// The authenticated link format (issue 17), in both browsers with the real extension: Test
+// connection on the options page tells a Hushdrop server, and the profile's Link format is chosen
+// there; a profile on ece uploads `url#ece1.<secret>`, the server records the format and never sees the secret; an
 // untouched upload opens byte for byte from the uploads list; one byte flipped in the stored
 // ciphertext on the server's disk makes the viewer refuse, from the list and from a pasted link,
 // with the integrity check's sentence, and no decrypted copy is left or offered.
@@ -10,6 +11,7 @@ import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { opfsNames } from '../testkit/opfs';
 import { findInRecorded } from '../testkit/server';
 import { serverSettings } from '../testkit/settings';
+import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { UNGRANTED_HOST } from './support/hosts';
@@ -50,11 +52,39 @@ async function expectRefused(viewer: DriverPage) {
 }
 
 forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
-  beforeAll(() =>
-    d.setSettings(serverSettings(ref.server, 'current', { defaults: { ...DEFAULT_UPLOAD, format: 'ece' } })),
-  );
+  describe('options', () => {
+    beforeAll(() => d.setSettings(serverSettings(ref.server, 'current')));
+
+    it('Test connection says the server is a Hushdrop server; the chosen Link format is what uploads use', async () => {
+      const page = await d.open('options.html');
+      await page.waitFor('#link-format');
+      expect(await page.inputValue('#link-format')).toBe('teknik');
+      await page.click('#test');
+      await until(async () => /Connection works/.test(await page.text('#test ~ p')) || undefined, 'the test');
+      await until(
+        async () => /Hushdrop server: it also takes/.test(await page.text('#server-kind')) || undefined,
+        'the server’s kind',
+      );
+      await page.selectOption({ label: 'Link format when the browser encrypts' }, 'ece');
+      expect(await page.text('#server-kind')).toMatch(
+        /takes the authenticated link format this profile uses/,
+      );
+      await page.click('#save');
+      await until(async () => (await page.text('#save ~ p')) === 'Saved.' || undefined, '"Saved."');
+      await page.close();
+      expect(await uploadThroughPage(d, { name: 'chosen.txt', buffer: Buffer.from('chosen') })).toMatch(
+        ECE_LINK,
+      );
+    });
+  });
 
   describe('authenticated links', () => {
+    beforeAll(() =>
+      d.setSettings(
+        serverSettings(ref.server, 'current', { defaults: { ...DEFAULT_UPLOAD, format: 'ece' } }),
+      ),
+    );
+
     it('an untouched upload opens from the uploads list byte for byte; the secret never reached the server', async () => {
       const original = randomBytes(300_000);
       const { link, path } = await uploadEce(d, 'intact.bin', original);
