@@ -13,6 +13,7 @@ import {
   tokenExposure,
 } from '../../lib/settings';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
+import type { ServerKind } from '../../lib/upload/server-kind';
 import { requestOrigins } from '../../platform/permissions';
 import { loadSettings, saveSettings } from '../../platform/storage/settings';
 import { testConnection } from '../../platform/upload/test-connection';
@@ -33,6 +34,14 @@ function handSetMiB(limit: SizeLimit | undefined): number | undefined {
   return limit?.kind === 'at-most' && limit.bytes % MIB === 0 ? limit.bytes / MIB : undefined;
 }
 
+/** What Test connection learned of the server, against the format the profile uses (none: nothing to say). */
+function kindSentence(kind: ServerKind | undefined, p: Profile): string | undefined {
+  if (!kind) return undefined;
+  if (kind.hushdrop && kind.formats.includes('ece'))
+    return t(p.defaults.format === 'ece' ? 'testHushdropEce' : 'testHushdropTeknik');
+  return p.defaults.format === 'ece' ? t('testNotHushdropEce') : undefined;
+}
+
 function problemsOf(p: Profile): string | undefined {
   if (!p.name.trim()) return t('serverNeedsName');
   for (const f of ADDRESS_FIELDS) {
@@ -47,6 +56,7 @@ export function App() {
   const [editing, setEditing] = useState<string>();
   const [status, setStatus] = useState<Status>();
   const [testStatus, setTestStatus] = useState<Status & { busy?: boolean }>();
+  const [testedKind, setTestedKind] = useState<ServerKind>();
 
   useEffect(() => {
     loadSettings().then((s) => {
@@ -77,6 +87,7 @@ export function App() {
     setSettings({ ...settings, profiles: [...settings.profiles, p] });
     setEditing(p.id);
     setTestStatus(undefined);
+    setTestedKind(undefined);
   }
 
   function removeProfile() {
@@ -105,10 +116,12 @@ export function App() {
     const problem = problemsOf(profile!);
     if (problem) return setTestStatus({ kind: 'error', text: problem });
     setTestStatus({ kind: 'ok', text: t('testing'), busy: true });
+    setTestedKind(undefined);
     const granted = await requestOrigins(serverOriginPatterns(profile!.server)).catch(() => false);
     if (!granted) return setTestStatus({ kind: 'error', text: t('testNotAllowed') });
     const r = await testConnection(profile!.server);
     setTestStatus({ kind: r.ok ? 'ok' : 'error', text: r.text });
+    setTestedKind(r.kind);
   }
 
   return (
@@ -130,6 +143,7 @@ export function App() {
                 onChange={(e) => {
                   setEditing(e.currentTarget.value);
                   setTestStatus(undefined);
+                  setTestedKind(undefined);
                 }}
               >
                 {settings.profiles.map((p) => (
@@ -235,6 +249,23 @@ export function App() {
               setProfile({ timeoutSeconds: seconds >= 1 ? seconds : undefined });
             }}
           />
+          <label for="link-format">{t('linkFormatField')}</label>
+          <select
+            id="link-format"
+            value={profile.defaults.format}
+            aria-describedby="link-format-hint"
+            onChange={(e) =>
+              setProfile({
+                defaults: { ...profile.defaults, format: e.currentTarget.value === 'ece' ? 'ece' : 'teknik' },
+              })
+            }
+          >
+            <option value="teknik">{t('linkFormatTeknik')}</option>
+            <option value="ece">{t('linkFormatEce')}</option>
+          </select>
+          <p id="link-format-hint" class="small muted">
+            {t('linkFormatHint')}
+          </p>
           <div class="row" style={{ marginTop: '12px' }}>
             <button id="test" type="button" class="secondary" disabled={testStatus?.busy} onClick={runTest}>
               {t('testConnection')}
@@ -243,6 +274,9 @@ export function App() {
               {testStatus?.text}
             </p>
           </div>
+          <p id="server-kind" role="status" aria-live="polite">
+            {kindSentence(testedKind, profile)}
+          </p>
         </section>
         <section class="card" aria-labelledby="defaults-h">
           <h2 id="defaults-h">{t('defaultsFor', profile.name)}</h2>

@@ -2,7 +2,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { FileName } from '../../components/FileName';
 import { Message } from '../../components/Message';
-import { deriveIv, LinkError, parseLink, sha256Hex } from '../../lib/crypto';
+import {
+  deriveIv,
+  eceCiphertextSize,
+  LinkError,
+  parseShareLink,
+  readSecret,
+  secretText,
+  sha256Hex,
+} from '../../lib/crypto';
 import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
 import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
 import { formatBytes, formatNumber, t } from '../../lib/i18n';
@@ -29,6 +37,12 @@ interface Opened {
 /** What to fetch for an upload in the history: decrypt only what needs it (the record says). */
 function targetOf(entry: UploadEntry): OpenTarget {
   const decrypt = openingOf(entry) === 'decrypt' && entry.key;
+  if (decrypt && entry.format === 'ece')
+    return {
+      url: entry.url,
+      cipher: { format: 'ece', secret: readSecret(entry.key!) },
+      knownSize: eceCiphertextSize(entry.size),
+    };
   return {
     url: entry.url,
     cipher: decrypt
@@ -91,20 +105,29 @@ export function App() {
   async function openTyped(e: Event) {
     e.preventDefault();
     setFrom(undefined);
-    let link: ReturnType<typeof parseLink>;
+    let link: ReturnType<typeof parseShareLink>;
     try {
-      link = parseLink(text);
+      link = parseShareLink(text);
     } catch (err) {
       setState('failed');
       setError(err instanceof LinkError ? err.message : t('linkUnreadable'));
       return;
     }
     const sameUrl = (await listUploads()).find((u) => u.url === link.url);
-    const otherKey = Boolean(sameUrl?.key && sameUrl.key !== link.key);
+    const linkKey = link.format === 'ece' ? secretText(link.secret) : link.key;
+    const otherKey = Boolean(
+      sameUrl?.key && (sameUrl.key !== linkKey || (sameUrl.format ?? 'teknik') !== link.format),
+    );
     const known = otherKey ? undefined : sameUrl;
     const target: OpenTarget = known
       ? targetOf(known)
-      : { url: link.url, cipher: { key: link.key, iv: deriveIv(link.key) } };
+      : {
+          url: link.url,
+          cipher:
+            link.format === 'ece'
+              ? { format: 'ece', secret: link.secret }
+              : { key: link.key, iv: deriveIv(link.key) },
+        };
     await show(target, known, otherKey);
   }
 

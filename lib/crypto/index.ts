@@ -44,6 +44,8 @@ export {
   type ParsedLink,
   parseLink,
   parseShareLink,
+  readSecret,
+  secretText,
   type TeknikLink,
 } from './link';
 export {

@@ -91,7 +91,7 @@ function checkKey(key: string): void {
 }
 
 /** The secret of an `ece1.` fragment; LinkError unless it is exactly 16 bytes in canonical base64url. */
-function readSecret(text: string): Uint8Array {
+export function readSecret(text: string): Uint8Array {
   let secret: Uint8Array | undefined;
   try {
     secret = text.length === ECE_SECRET_CHARS ? base64urlnopad.decode(text) : undefined;
@@ -148,10 +148,15 @@ function linkBase(url: string): string {
   return base;
 }
 
+/** The secret as the text a link carries after `ece1.` (22 base64url characters). */
+export function secretText(secret: Uint8Array): string {
+  checkSecret(secret);
+  return base64urlnopad.encode(secret);
+}
+
 /** The fragment of an authenticated link: `ece1.` and the secret in base64url. */
 export function eceFragment(secret: Uint8Array): string {
-  checkSecret(secret);
-  return ECE_LINK_PREFIX + base64urlnopad.encode(secret);
+  return ECE_LINK_PREFIX + secretText(secret);
 }
 
 /** The authenticated share link for a file and its secret (a fragment already on `url` is replaced). */

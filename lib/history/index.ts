@@ -1,17 +1,18 @@
 // Upload history entries: their shape, how each is opened, and the checks an imported file must
 // pass. Persistence (IndexedDB) lives in platform/storage/history.ts.
-import { LINK_KEY_LENGTHS } from '../crypto/link';
+import { ECE_LINK_PREFIX, LINK_KEY_LENGTHS, type LinkFormat, readSecret } from '../crypto/link';
 import { IV_LENGTH, isAlphabetText } from '../crypto/text';
 import { formatBytes, type MessageKey, t } from '../i18n';
 import type { Mode, Variant } from '../upload';
 
 export interface UploadEntry {
   id: string;
-  /** The link to share: for client mode `url#key`. */
+  /** The link to share: for client mode `url#key`, or `url#ece1.<key>` in the authenticated format. */
   link: string;
   /** The server's URL of the stored file (no fragment). */
   url: string;
   fileName: string;
+  /** The Teknik key; in the authenticated format the secret's 22 base64url characters. */
   key?: string;
   iv?: string;
   variant: Variant;
@@ -29,6 +30,23 @@ export interface UploadEntry {
   sha256?: string;
   /** Server mode: the server kept the key and serves the file decrypted (absent in entries made before this was recorded). */
   keyKept?: boolean;
+  /** Client mode: `ece` when the file is in the authenticated format (absent: Teknik's). */
+  format?: LinkFormat;
+}
+
+/** The fragment a client-mode entry's link carries: its key, or `ece1.` and the secret. */
+export function entryFragment(entry: Pick<UploadEntry, 'key' | 'format'>): string | undefined {
+  if (entry.key === undefined) return undefined;
+  return entry.format === 'ece' ? ECE_LINK_PREFIX + entry.key : entry.key;
+}
+
+function isSecretText(text: string): boolean {
+  try {
+    readSecret(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -79,13 +97,19 @@ function entryProblem(e: any): Problem | undefined {
     const proto = URL.canParse(e[k]) ? new URL(e[k]).protocol : '';
     if (proto !== 'http:' && proto !== 'https:') return ['importNotWeb', k];
   }
-  if (e.key !== undefined && !(isAlphabetText(e.key) && LINK_KEY_LENGTHS.includes(e.key.length)))
+  if (e.format !== undefined && !(e.format === 'ece' && e.mode === 'client' && e.iv === undefined))
+    return ['importInvalid', 'format'];
+  if (
+    e.format === 'ece'
+      ? !(str(e.key) && isSecretText(e.key))
+      : e.key !== undefined && !(isAlphabetText(e.key) && LINK_KEY_LENGTHS.includes(e.key.length))
+  )
     return ['importBadKey'];
   if (e.iv !== undefined && !(isAlphabetText(e.iv) && e.iv.length === IV_LENGTH))
     return ['importBadIv', String(IV_LENGTH)];
   if (e.url.includes('#')) return ['importHashInUrl'];
   // The link is the file's address, or that address with the entry's own key after “#”.
-  if (e.link !== e.url && !(e.key !== undefined && e.link === `${e.url}#${e.key}`))
+  if (e.link !== e.url && !(e.key !== undefined && e.link === `${e.url}#${entryFragment(e)}`))
     return ['importLinkMismatch'];
   // A deletion link is followed by a click: it must go to the server that has the file.
   if (e.deletionLink !== undefined && new URL(e.deletionLink).origin !== new URL(e.url).origin)
@@ -137,6 +161,7 @@ export function parseHistoryExport(text: string): UploadEntry[] {
       if (e[k] !== undefined) clean[k] = e[k];
     if (num(e.maxDownloads)) clean.maxDownloads = e.maxDownloads;
     if (typeof e.keyKept === 'boolean') clean.keyKept = e.keyKept;
+    if (e.format === 'ece') clean.format = 'ece';
     out.push(clean);
   });
   return out;

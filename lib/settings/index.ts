@@ -1,6 +1,7 @@
 // Settings: their shape, defaults and the migrations between shapes. Pure data, no browser API:
 // the storage item that persists them lives in platform/storage/settings.ts.
 
+import type { LinkFormat } from '../crypto/link';
 import { formatBytes, t } from '../i18n';
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';
 import { filesWithin, fitsLimit, readSizeLimit, type SizeLimit } from '../upload/limit';
@@ -21,6 +22,12 @@ export interface UploadDefaults {
   expireUnit: ExpireUnit;
   expireLength: number;
   doNotTrack: boolean;
+  /**
+   * Client mode: the format files are encrypted in. `teknik` (AES-CTR, what Teknik servers and
+   * their download page open) or `ece`, the authenticated format, for a Hushdrop server, whose
+   * recipient page opens it. Test connection tells which kind of server a profile points at.
+   */
+  format: LinkFormat;
 }
 
 /** A server and how uploads to it are made unless the person chooses otherwise. */
@@ -46,7 +53,7 @@ export interface SettingsV1 {
   defaults: UploadDefaults;
 }
 
-export const SETTINGS_VERSION = 3;
+export const SETTINGS_VERSION = 4;
 
 // The bundled reference server listens here when started with `npm run server`.
 export const DEFAULT_SERVER: ServerSettings = {
@@ -65,15 +72,25 @@ export const DEFAULT_UPLOAD: UploadDefaults = {
   expireUnit: 'never',
   expireLength: 1,
   doNotTrack: true,
+  // A server of unknown kind gets the format every Teknik-API server's download page opens.
+  format: 'teknik',
 };
 
 export function newProfile(id: string, name: string, server: Partial<ServerSettings> = {}): Profile {
   return { id, name, server: { ...DEFAULT_SERVER, ...server }, defaults: { ...DEFAULT_UPLOAD } };
 }
 
+/** Whether `server` is the bundled Hushdrop server where `npm run server` puts it (its addresses unchanged). */
+function isBundledServer(server: ServerSettings): boolean {
+  return (['baseUrl', 'apiUrl', 'uploadUrl'] as const).every((k) => server[k] === DEFAULT_SERVER[k]);
+}
+
 /** What a new installation starts with (made when asked for: the name is in the browser's language). */
 export function defaultSettings(): Settings {
-  return { profiles: [newProfile('default', t('profileLocal'))], activeProfileId: 'default' };
+  const local = newProfile('default', t('profileLocal'));
+  // The bundled server is a Hushdrop server: its recipient page opens the authenticated format.
+  local.defaults.format = 'ece';
+  return { profiles: [local], activeProfileId: 'default' };
 }
 
 /** Ordered migrations: key n turns version n-1 into version n. */
@@ -82,6 +99,13 @@ export const MIGRATIONS: Record<number, (old: any) => any> = {
     'profiles' in (v1 ?? {}) ? normalizeSettings(v1) : migrateV1(v1 as Partial<SettingsV1>),
   // Version 3: a profile's sizeLimit went from a number of bytes to a SizeLimit (readSizeLimit).
   3: (v2: unknown): Settings => normalizeSettings(v2),
+  // Version 4: each profile says its link format. Profiles kept their Teknik format (what their
+  // links so far were), except one still pointing at the bundled Hushdrop server, which takes ece.
+  4: (v3: unknown): Settings => {
+    const s = normalizeSettings(v3);
+    for (const p of s.profiles) p.defaults.format = isBundledServer(p.server) ? 'ece' : 'teknik';
+    return s;
+  },
 };
 
 function migrateV1(v1: Partial<SettingsV1>): Settings {
@@ -105,6 +129,7 @@ function normalizeProfile(p: any, i: number): Profile {
     server: { ...DEFAULT_SERVER, ...(p?.server ?? {}) },
     defaults: { ...DEFAULT_UPLOAD, ...(p?.defaults ?? {}) },
   };
+  if (out.defaults.format !== 'ece') out.defaults.format = 'teknik';
   const sizeLimit = readSizeLimit(p?.sizeLimit);
   if (sizeLimit) out.sizeLimit = sizeLimit;
   if (typeof p?.timeoutSeconds === 'number' && p.timeoutSeconds > 0) out.timeoutSeconds = p.timeoutSeconds;
@@ -146,6 +171,7 @@ export function uploadOptions(d: UploadDefaults): UploadOptions {
     expireUnit: d.expireUnit,
     expireLength: d.expireLength,
     doNotTrack: d.doNotTrack,
+    format: d.format,
   };
 }
 

@@ -2,8 +2,10 @@
 // sends one: download-page.ts), decrypted as they arrive when the link carries a key (cryptStream),
 // into a sink the caller gives (the viewer: a disk-backed scratch file). Nothing is trusted: the
 // length is held to what the server announced or the upload recorded, and a server that stops
-// sending is given up on. fetch, the timers and the sink come in as parameters.
-import { createCipher, cryptStream } from '../crypto';
+// sending is given up on. fetch, the timers and the sink come in as parameters. A file in the
+// authenticated format is verified record by record; a change anywhere fails the whole download,
+// and the caller throws away what reached the sink.
+import { createCipher, cryptStream, eceDecryptStream, LinkIntegrityError } from '../crypto';
 import { formatBytes, formatNumber, plural, t } from '../i18n';
 import { followDownloadPage } from './download-page';
 import { OpenLinkError } from './errors';
@@ -15,9 +17,12 @@ export { OpenLinkError };
 export interface OpenTarget {
   /** The file's address, without a fragment. */
   url: string;
-  /** Set when the download must be decrypted: the key, and the IV (derived from the key when absent). */
-  cipher?: { key: string; iv: string };
-  /** The size recorded at upload, when known: a download may not be longer. */
+  /**
+   * Set when the download must be decrypted: a Teknik key and its IV, or the authenticated
+   * format's secret (`format: 'ece'`).
+   */
+  cipher?: { format?: 'teknik'; key: string; iv: string } | { format: 'ece'; secret: Uint8Array };
+  /** The bytes the server stored, when known from the upload: a download may not be longer. */
   knownSize?: number;
 }
 
@@ -116,7 +121,7 @@ export async function openLink(
     if (cipher) {
       const answer = await followDownloadPage(res, target.url, get);
       res = answer.response;
-      if (answer.iv) {
+      if (answer.iv && cipher.format !== 'ece') {
         cipher = { ...cipher, iv: answer.iv };
         contentType = answer.fileType || typeOf(res);
       }
@@ -156,10 +161,16 @@ export async function openLink(
       },
       { highWaterMark: 0 },
     );
-    const plain = cipher ? cryptStream(counted, await createCipher(cipher.key, cipher.iv)) : counted;
+    const plain = !cipher
+      ? counted
+      : cipher.format === 'ece'
+        ? eceDecryptStream(counted, cipher.secret)
+        : cryptStream(counted, await createCipher(cipher.key, cipher.iv));
     await plain.pipeTo(await openSink());
     return { contentType, size: received };
   } catch (err) {
+    // The file is not what was uploaded: told as a failed opening, in the integrity check's words.
+    if (err instanceof LinkIntegrityError) throw new OpenLinkError(err.message, { cause: err });
     if (timedOut && !(err instanceof OpenLinkError)) throw silent();
     throw err;
   } finally {

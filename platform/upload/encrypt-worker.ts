@@ -1,6 +1,6 @@
 // Dedicated worker for one upload: reads the chosen File through its stream, re-cut to the cipher's
-// chunks, encrypts each at its offset (Teknik's AES-256-CTR) and writes it into an OPFS file through a
-// sync access handle, which exists only in dedicated workers. Reading (the browser process), encrypting
+// chunks, encrypts each at its offset (Teknik's AES-256-CTR, or the authenticated format's records)
+// and writes it into an OPFS file through a sync access handle, which exists only in dedicated workers. Reading (the browser process), encrypting
 // (WebCrypto's threads) and writing (this thread) overlap, and the stream holds the reading back to
 // what the writes take (lib/crypto/stream.ts, cryptStream), so only a few MiB are in memory.
 //
@@ -8,13 +8,19 @@
 // reports and ends with exactly one of `done`, `unsupported` (nothing written: the page falls back
 // to its own path), `cancelled` or `error`.
 import { createCipher } from '../../lib/crypto/cipher';
+import { eceCiphertextSize } from '../../lib/crypto/ece';
+import { eceEncryptStream } from '../../lib/crypto/ece-stream';
 import { cryptStream } from '../../lib/crypto/stream';
+
+/** How to encrypt: Teknik's key and IV, or the authenticated format's secret. */
+export type UploadCipher =
+  | { format: 'teknik'; key: string; iv: string }
+  | { format: 'ece'; secret: Uint8Array };
 
 export interface EncryptStart {
   type: 'start';
   file: Blob;
-  key: string;
-  iv: string;
+  cipher: UploadCipher;
   /** Name of the OPFS file (in the root directory) to write. */
   name: string;
   /** Bytes per WebCrypto call and per write. */
@@ -72,16 +78,20 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
   const access = await openTarget(job.name);
   if (typeof access === 'string') return { type: 'unsupported', reason: access };
   try {
-    const total = job.file.size;
+    const ece = job.cipher.format === 'ece';
+    const total = ece ? eceCiphertextSize(job.file.size) : job.file.size;
     // Sized once up front, so a lack of space shows before any work and no write has to grow the
     // file (writes alone: 0.5–0.7 s per GiB against 0.7–3.5 s; the whole pipeline, bound by reading
     // and encrypting, was no faster for it).
     access.truncate(total);
-    const cipher = await createCipher(job.key, job.iv);
-    const reader = cryptStream(job.file.stream(), cipher, {
-      chunkSize: job.chunkSize,
-      queueBytes: QUEUE_BYTES,
-    }).getReader();
+    const reader = (
+      job.cipher.format === 'ece'
+        ? eceEncryptStream(job.file.stream(), job.cipher.secret, { queueBytes: QUEUE_BYTES })
+        : cryptStream(job.file.stream(), await createCipher(job.cipher.key, job.cipher.iv), {
+            chunkSize: job.chunkSize,
+            queueBytes: QUEUE_BYTES,
+          })
+    ).getReader();
     let reported = 0;
     let written = 0;
     try {

@@ -1,4 +1,5 @@
-// "Test connection": a real tiny upload to the server, then its deletion.
+// "Test connection": a real tiny upload to the server, then its deletion; and whether the server is a
+// Hushdrop server (GET _hushdrop/info), which takes the authenticated link format.
 
 import { t } from '../../lib/i18n';
 import { withServerWords } from '../../lib/jobs/errors';
@@ -6,9 +7,49 @@ import type { ServerSettings } from '../../lib/settings';
 import { uploadTarget } from '../../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../../lib/upload';
 import { deletionMessage } from '../../lib/upload/deletion';
+import {
+  readServerKind,
+  type ServerKind,
+  serverInfoUrls,
+  UNKNOWN_SERVER,
+} from '../../lib/upload/server-kind';
 import { deleteOnServer } from './deletion';
 
-export async function testConnection(server: ServerSettings): Promise<{ ok: boolean; text: string }> {
+/** How long each info request may take: a server that does not answer is of unknown kind. */
+const INFO_TIMEOUT_MS = 10_000;
+/** An info answer is a few hundred bytes; a larger one is not read. */
+const INFO_MAX_BYTES = 64 * 1024;
+
+/** What the server says it is; UNKNOWN_SERVER when no address answers as a Hushdrop server. */
+export async function serverKind(server: ServerSettings): Promise<ServerKind> {
+  const target = uploadTarget(server);
+  for (const url of serverInfoUrls(target.addresses, target.variant)) {
+    try {
+      const res = await fetch(url, {
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        redirect: 'error',
+        signal: AbortSignal.timeout(INFO_TIMEOUT_MS),
+      });
+      if (!res.ok || !res.headers.get('content-type')?.includes('application/json')) continue;
+      if (Number(res.headers.get('content-length') ?? 0) > INFO_MAX_BYTES) continue;
+      const kind = readServerKind(JSON.parse(await res.text()));
+      if (kind.hushdrop) return kind;
+    } catch {
+      // no answer, or not JSON: ask the next address
+    }
+  }
+  return UNKNOWN_SERVER;
+}
+
+export async function testConnection(
+  server: ServerSettings,
+): Promise<{ ok: boolean; text: string; kind?: ServerKind }> {
+  const outcome = await testUpload(server);
+  return outcome.ok ? { ...outcome, kind: await serverKind(server) } : outcome;
+}
+
+async function testUpload(server: ServerSettings): Promise<{ ok: boolean; text: string }> {
   const target = uploadTarget(server);
   try {
     const result = await sendUpload({

@@ -8,13 +8,18 @@
 // - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress. The encryption
 //   runs in a dedicated worker that writes through a sync access handle (encrypt-worker.ts);
 //   where that is unavailable, it runs here and writes through createWritable.
+// The profile says the format: Teknik's AES-CTR (same length as the file) or the authenticated
+// format (header and a tag per 64 KiB record more, lib/crypto/ece-stream.ts); both ways take both.
 import {
   createCipher,
   cryptStream,
   deriveIv,
+  eceEncryptStream,
   encryptBlob,
   randomKey,
+  randomSecret,
   STREAM_CHUNK_BYTES,
+  secretText,
   sha256Hex,
 } from '../../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
@@ -25,6 +30,7 @@ import {
   sendUpload,
   shareLink,
   shouldStream,
+  storedSize,
   streamTransport,
   UploadError,
   type UploadOptions,
@@ -35,7 +41,7 @@ import {
 } from '../../lib/upload';
 import { addUpload, HistoryWriteError } from '../storage/history';
 import { createScratch, sweepScratch } from '../storage/scratch-files';
-import type { EncryptCommand, EncryptReport } from './encrypt-worker';
+import type { EncryptCommand, EncryptReport, UploadCipher } from './encrypt-worker';
 
 export interface UploadProgress {
   phase: 'encrypting' | 'uploading';
@@ -66,8 +72,7 @@ function abortReason(signal: AbortSignal): unknown {
  */
 function encryptInWorker(
   file: Blob,
-  key: string,
-  iv: string,
+  cipher: UploadCipher,
   name: string,
   onProgress: Progress,
   signal?: AbortSignal,
@@ -120,7 +125,7 @@ function encryptInWorker(
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage({ type: 'start', file, key, iv, name, chunkSize: CHUNK } satisfies EncryptCommand);
+    worker.postMessage({ type: 'start', file, cipher, name, chunkSize: CHUNK } satisfies EncryptCommand);
   });
 }
 
@@ -128,16 +133,29 @@ function encryptInWorker(
 async function encryptHere(
   handle: FileSystemFileHandle,
   file: Blob,
-  key: string,
-  iv: string,
+  cipher: UploadCipher,
   onProgress: Progress,
   signal?: AbortSignal,
 ): Promise<void> {
   const writable = await handle.createWritable();
+  if (cipher.format === 'ece') {
+    // pipeTo aborts the writable (its changes are dropped) when encryption fails or is cancelled.
+    const total = storedSize({ mode: 'client', format: 'ece' }, file.size);
+    let done = 0;
+    const counting = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        done += chunk.length;
+        onProgress({ phase: 'encrypting', done, total });
+        out.enqueue(chunk);
+      },
+    });
+    await eceEncryptStream(file.stream(), cipher.secret).pipeThrough(counting).pipeTo(writable, { signal });
+    return;
+  }
   try {
     await encryptBlob(
       file,
-      { key, iv },
+      { key: cipher.key, iv: cipher.iv },
       (bytes, offset) =>
         writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> }),
       {
@@ -153,22 +171,26 @@ async function encryptHere(
   }
 }
 
+/** Bytes of `file` once encrypted with `cipher`. */
+const sealedSize = (file: Blob, cipher: UploadCipher) =>
+  storedSize({ mode: 'client', format: cipher.format }, file.size);
+
 async function encryptToDisk(
   file: Blob,
-  key: string,
-  iv: string,
+  cipher: UploadCipher,
   onProgress: Progress,
   signal?: AbortSignal,
 ): Promise<{ body: File; cleanup: () => Promise<void> }> {
   signal?.throwIfAborted();
   const scratch = await createScratch('upload');
   try {
-    const how = await encryptInWorker(file, key, iv, scratch.name, onProgress, signal);
-    if (how === 'unsupported') await encryptHere(scratch.handle, file, key, iv, onProgress, signal);
+    const how = await encryptInWorker(file, cipher, scratch.name, onProgress, signal);
+    if (how === 'unsupported') await encryptHere(scratch.handle, file, cipher, onProgress, signal);
     signal?.throwIfAborted();
     const body = await scratch.handle.getFile();
-    if (body.size !== file.size)
-      throw new Error(t('encryptedCopyWrongSize', formatNumber(body.size), plural('bytes', file.size)));
+    const expected = sealedSize(file, cipher);
+    if (body.size !== expected)
+      throw new Error(t('encryptedCopyWrongSize', formatNumber(body.size), plural('bytes', expected)));
     return { body, cleanup: scratch.remove };
   } catch (err) {
     await scratch.remove();
@@ -184,16 +206,18 @@ type Common = Omit<SendUploadArgs, 'body' | 'transport' | 'onProgress'>;
 /** The stream transport: resolves with the result, or 'refused' when the server cannot take a stream. */
 async function sendStreamed(
   file: File,
-  key: string,
-  iv: string,
+  cipher: UploadCipher,
   common: Common,
   onProgress: Progress,
 ): Promise<UploadResult | 'refused'> {
-  const stream = cryptStream(file.stream(), await createCipher(key, iv));
+  const stream =
+    cipher.format === 'ece'
+      ? eceEncryptStream(file.stream(), cipher.secret)
+      : cryptStream(file.stream(), await createCipher(cipher.key, cipher.iv));
   try {
     return await sendUpload({
       ...common,
-      body: { stream, size: file.size },
+      body: { stream, size: sealedSize(file, cipher) },
       transport: streamTransport(),
       // The body is the file plus a few hundred bytes of form: show it as the file's share.
       onProgress: (sent, total) =>
@@ -206,17 +230,16 @@ async function sendStreamed(
   }
 }
 
-/** The disk transport: the file as it is, or (with key and IV) its encrypted copy in OPFS, sent with XHR. */
+/** The disk transport: the file as it is, or (with a cipher) its encrypted copy in OPFS, sent with XHR. */
 async function sendFromDisk(
   file: File,
-  cipher: { key: string; iv: string } | undefined,
+  cipher: UploadCipher | undefined,
   common: Common,
   onProgress: Progress,
 ): Promise<{ result: UploadResult; cleanup: () => Promise<void> }> {
   let body: Blob = file;
   let cleanup = async () => {};
-  if (cipher)
-    ({ body, cleanup } = await encryptToDisk(file, cipher.key, cipher.iv, onProgress, common.signal));
+  if (cipher) ({ body, cleanup } = await encryptToDisk(file, cipher, onProgress, common.signal));
   try {
     const result = await sendUpload({
       ...common,
@@ -257,35 +280,39 @@ export async function runUpload(
     swept = true;
     sweepScratch(['upload']).catch(() => {});
   }
-  let key: string | undefined;
-  let iv: string | undefined;
-  if (options.mode === 'client') {
-    key = randomKey();
-    iv = deriveIv(key);
+  let cipher: UploadCipher | undefined;
+  if (options.mode === 'client' && options.format === 'ece')
+    cipher = { format: 'ece', secret: randomSecret() };
+  else if (options.mode === 'client') {
+    const key = randomKey();
+    cipher = { format: 'teknik', key, iv: deriveIv(key) };
   }
+  const teknik = cipher?.format === 'teknik' ? cipher : undefined;
   const common: Common = {
     target,
     options,
     file: { name: file.name || 'file', type: file.type || 'application/octet-stream' },
-    iv,
+    iv: teknik?.iv,
     signal,
     timeoutMs,
   };
   let result: UploadResult | 'refused' = 'refused';
   let cleanup = async () => {};
-  if (key && iv && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
-    result = await sendStreamed(file, key, iv, common, onProgress);
-  if (result === 'refused')
-    ({ result, cleanup } = await sendFromDisk(file, key && iv ? { key, iv } : undefined, common, onProgress));
+  if (cipher && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
+    result = await sendStreamed(file, cipher, common, onProgress);
+  if (result === 'refused') ({ result, cleanup } = await sendFromDisk(file, cipher, common, onProgress));
   let succeeded = false;
   try {
+    // The secret (ece) or key (Teknik) that went into the link, never to the server.
+    const linkKey = cipher?.format === 'ece' ? cipher.secret : teknik?.key;
     const entry: UploadEntry = {
       id: crypto.randomUUID(),
-      link: shareLink(result, key, options.mode === 'server' && options.saveKey),
+      link: shareLink(result, linkKey, options.mode === 'server' && options.saveKey),
       url: result.url.split('#')[0]!,
       fileName: result.fileName,
-      key: key ?? result.key,
-      iv: iv ?? result.iv,
+      key: cipher?.format === 'ece' ? secretText(cipher.secret) : (teknik?.key ?? result.key),
+      iv: teknik ? teknik.iv : cipher ? undefined : result.iv,
+      format: cipher?.format === 'ece' ? 'ece' : undefined,
       variant: target.variant,
       mode: options.mode,
       deletionLink: deletionLink(target, result),

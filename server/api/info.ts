@@ -14,6 +14,8 @@ export function serverInfo(settings: ServerSettings, links: Links) {
     server: 'hushdrop',
     version: SERVER_VERSION,
     api: 'teknik-upload-v1',
+    /** Client-encrypted formats this server stores and its recipient page is meant to open. */
+    linkFormats: ['teknik', 'ece1'],
     variants: {
       legacy: {
         base_url: links.baseUrl,

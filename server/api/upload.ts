@@ -10,7 +10,7 @@ import { AUTH_REALM, parseBasicAuth } from '../accounts/basic-auth';
 import { closeAfterReply, declaredLength, drain } from '../http/body';
 import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
 import { isStorageError, type StorageError } from '../storage/errors';
-import type { UploadRecord, Variant } from '../uploads/record';
+import { isLinkFormat, type UploadRecord, type Variant } from '../uploads/record';
 import { cipherProblem, ctrTransform } from './cipher';
 import type { ApiContext } from './context';
 import { bindExpiry, computeExpiry, isoWithOffset } from './expiry';
@@ -161,6 +161,11 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
   let blobId = file.stored;
   try {
     const params = bindUploadParams(received.fields);
+    const formatProblem = linkFormatProblem(params, file.size);
+    if (formatProblem) {
+      await blobs.delete(blobId);
+      return replyAppError(reply, formatProblem, 400);
+    }
     const spec = speculation as Speculation | null;
     let key = params.key ?? null;
     let iv = params.iv ?? null;
@@ -211,6 +216,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
         encrypted: params.encrypt,
         httpVersion: req.httpVersion,
         createdAt,
+        ...(params.linkFormat !== undefined ? { linkFormat: params.linkFormat as 'ece1' } : {}),
       },
       fileExtension(file.filename),
     );
@@ -239,6 +245,23 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     if (isStorageError(err)) return replyStorageError(reply, err);
     throw err;
   }
+}
+
+/** The smallest file in the ece1 format: its 21-byte header and one record of 17 bytes (an empty file). */
+const ECE1_MIN_BYTES = 21 + 17;
+
+/**
+ * Why a `linkFormat` field cannot be taken, or undefined. An ece1 file is already encrypted by the
+ * client, so the server may not encrypt it again or be handed a key, and it has at least a header.
+ */
+function linkFormatProblem(params: ReturnType<typeof bindUploadParams>, size: number): string | undefined {
+  if (params.linkFormat === undefined) return undefined;
+  if (!isLinkFormat(params.linkFormat))
+    return `Unknown linkFormat "${params.linkFormat.slice(0, 40)}": this server knows ece1.`;
+  if (params.encrypt || params.key !== undefined || params.iv !== undefined)
+    return 'A file in the ece1 link format is encrypted by the client: send encrypt=false and no key or iv.';
+  if (size < ECE1_MIN_BYTES) return 'The file is too short to be in the ece1 link format.';
+  return undefined;
 }
 
 // What the cipher was set up with when the file part began, before later fields were known.

@@ -41,6 +41,19 @@ export interface UploadRecord {
   httpVersion: string;
   /** When it was stored, in ms since the epoch. */
   createdAt: number;
+  /**
+   * `ece1`: the client encrypted the file in the authenticated link format (its secret is only in the
+   * link's fragment). Absent for every other upload, and in records made before it existed.
+   */
+  linkFormat?: LinkFormatName;
+}
+
+/** The link formats a client may name in the `linkFormat` field. */
+export const LINK_FORMATS = ['ece1'] as const;
+export type LinkFormatName = (typeof LINK_FORMATS)[number];
+
+export function isLinkFormat(value: unknown): value is LinkFormatName {
+  return (LINK_FORMATS as readonly unknown[]).includes(value);
 }
 
 /** Public names the server makes: alphanumerics, then dot-separated extension segments. */
@@ -79,7 +92,8 @@ export function parseUploadRecord(json: JsonRecord): UploadRecord | null {
     typeof r.dntHeader === 'boolean' &&
     typeof r.encrypted === 'boolean' &&
     isText(r.httpVersion) &&
-    Number.isFinite(r.createdAt);
+    Number.isFinite(r.createdAt) &&
+    (r.linkFormat === undefined || isLinkFormat(r.linkFormat));
   return ok ? (json as unknown as UploadRecord) : null;
 }
 

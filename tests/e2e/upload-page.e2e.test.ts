@@ -1,9 +1,12 @@
 // The upload page, in both browsers: a server on a host the manifest does not grant, saved in the
 // options (the permission request is part of it); each encryption mode with both API variants;
 // the server's faults, each a clear sentence with nothing half written and a retry that works;
-// and Cancel. The reference server records every request, so the key is looked for in them.
+// and Cancel. The reference server records every request, so the key is looked for in them, and a
+// plaintext marker in what reaches and stays on the server, for every mode, variant and link format.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_UPLOAD, type UploadDefaults } from '../../lib/settings';
 import { decipherFor } from '../testkit/links';
 import { findInRecorded, startTestServer } from '../testkit/server';
 import { serverSettings } from '../testkit/settings';
@@ -110,6 +113,32 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
         await page.close();
         expect(unkept).toMatch(/#[A-Za-z0-9]{32}$/);
         expect(ref.server.stored(fileNameOf(unkept))!.saved).toBe(false);
+      });
+
+      it(`plaintext marker, ${variant}: never on the server in client mode (both formats), nor stored in server mode`, async () => {
+        /** Uploads a file holding a fresh marker with these defaults; returns the marker and what the server saw. */
+        const upload = async (defaults: Partial<UploadDefaults>, name: string) => {
+          const marker = Buffer.from(`HUSHDROP-PLAINTEXT-${randomBytes(12).toString('hex')}`);
+          const file = Buffer.concat([randomBytes(70_000), marker, randomBytes(70_000), marker]);
+          await d.setSettings(
+            serverSettings(ref.server, variant, { defaults: { ...DEFAULT_UPLOAD, ...defaults } }),
+          );
+          const link = await uploadThroughPage(d, { name, buffer: file });
+          const stored = readFileSync(ref.server.stored(fileNameOf(link))!.path);
+          return { link, inStore: stored.includes(marker), onWire: findInRecorded(ref.server, marker) };
+        };
+        for (const format of ['teknik', 'ece'] as const) {
+          const client = await upload({ mode: 'client', format }, `marker-${format}-${variant}.bin`);
+          expect(client.link.includes('#ece1.'), client.link).toBe(format === 'ece');
+          expect(client.inStore, `client ${format}: plaintext stored`).toBe(false);
+          expect(client.onWire, `client ${format}: plaintext sent`).toEqual([]);
+        }
+        const server = await upload({ mode: 'server', saveKey: false }, `marker-server-${variant}.bin`);
+        expect(server.inStore, 'server mode: plaintext stored').toBe(false);
+        // The control: unencrypted, the marker is found where it is, so the searches above can fail.
+        const none = await upload({ mode: 'none' }, `marker-none-${variant}.bin`);
+        expect(none.inStore).toBe(true);
+        expect(none.onWire.length).toBeGreaterThan(0);
       });
 
       it(`no encryption, ${variant}: the server holds the file as it is`, async () => {

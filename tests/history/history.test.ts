@@ -106,6 +106,45 @@ describe('history export and import', () => {
   });
 });
 
+describe('entries in the authenticated format', () => {
+  const SECRET = 'AAECAwQFBgcICQoLDA0ODw';
+  const ece = (n: number, extra: Partial<UploadEntry> = {}) =>
+    entry(n, {
+      key: SECRET,
+      iv: undefined,
+      format: 'ece',
+      link: `https://u.example/f${n}.png#ece1.${SECRET}`,
+      ...extra,
+    });
+
+  it('round-trip through export and import, format included', () => {
+    const e = ece(1);
+    delete e.iv;
+    expect(parseHistoryExport(exportHistory([e]))).toEqual([e]);
+    expect(openingOf(e)).toBe('decrypt');
+  });
+
+  it('are refused when the secret, link, mode or IV does not fit the format', () => {
+    const bad: Partial<UploadEntry>[] = [
+      {
+        key: 'abcdefghijklmnopqrstuvwxyzABCDEF',
+        link: 'https://u.example/f1.png#ece1.abcdefghijklmnopqrstuvwxyzABCDEF',
+      },
+      // Not the canonical spelling (the last character carries 2 bits).
+      { key: `${SECRET.slice(0, 21)}B`, link: `https://u.example/f1.png#ece1.${SECRET.slice(0, 21)}B` },
+      { link: `https://u.example/f1.png#${SECRET}` },
+      { mode: 'server' },
+      { iv: '0123456789ABCDEF' },
+      { format: 'rot13' as 'ece' },
+    ];
+    for (const extra of bad) {
+      const e = ece(1, extra);
+      if (!('iv' in extra)) delete e.iv;
+      expect(() => parseHistoryExport(exportHistory([e])), JSON.stringify(extra)).toThrow(HistoryImportError);
+    }
+  });
+});
+
 describe('how an upload is opened', () => {
   it('decrypts what the browser encrypted and what the server encrypted without keeping the key', () => {
     expect(openingOf(entry(1))).toBe('decrypt');

@@ -31,6 +31,7 @@ describe('links and the info endpoint', () => {
       server: 'hushdrop',
       version: SERVER_VERSION,
       api: 'teknik-upload-v1',
+      linkFormats: ['teknik', 'ece1'],
       variants: {
         legacy: {
           base_url: t.server.baseUrl,

@@ -5,13 +5,17 @@ import {
   DEFAULT_SERVER,
   defaultSettings,
   MIGRATIONS,
+  newProfile,
   normalizeSettings,
+  type Profile,
   profileServing,
+  SETTINGS_VERSION,
   type ServerSettings,
   serverOriginPatterns,
   sizeProblem,
   tokenExposure,
   tooLargeSentence,
+  uploadOptions,
   uploadTarget,
 } from '../../lib/settings';
 import { fitsLimit } from '../../lib/upload/limit';
@@ -40,7 +44,7 @@ describe('settings migrations', () => {
     const v2 = MIGRATIONS[2]!(structuredClone(v1));
     expect(v2.profiles).toHaveLength(1);
     expect(v2.profiles[0].server).toEqual(v1.server);
-    expect(v2.profiles[0].defaults).toEqual(v1.defaults);
+    expect(v2.profiles[0].defaults).toEqual({ ...v1.defaults, format: 'teknik' });
     expect(v2.activeProfileId).toBe(v2.profiles[0].id);
   });
 
@@ -56,7 +60,7 @@ describe('settings migrations', () => {
     expect(s.profiles[0]!.server.baseUrl).toBe('https://teknik.example');
     expect(s.profiles[0]!.defaults.expireUnit).toBe('day');
     const stored = await fakeBrowser.storage.local.get(['settings$']);
-    expect(stored.settings$).toMatchObject({ v: 3 });
+    expect(stored.settings$).toMatchObject({ v: SETTINGS_VERSION });
   });
 });
 
@@ -150,7 +154,49 @@ describe('settings version 3: size limits', () => {
     const { loadSettings } = await import('../../platform/storage/settings');
     const s = await loadSettings();
     expect(s.profiles[0]!.sizeLimit).toEqual({ bytes: 524_288, kind: 'below' });
-    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 3 });
+    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({
+      v: SETTINGS_VERSION,
+    });
+  });
+});
+
+describe('settings version 4: the link format', () => {
+  const v3 = (servers: Record<string, string>[]) => ({
+    profiles: servers.map((server, i) => ({
+      id: `p${i}`,
+      name: `P${i}`,
+      server: { ...DEFAULT_SERVER, ...server },
+      defaults: { ...v1.defaults },
+    })),
+    activeProfileId: 'p0',
+  });
+
+  it('keeps Teknik servers on the Teknik format and puts the bundled Hushdrop server on ece', () => {
+    const s = MIGRATIONS[4]!(v3([v1.server, {}, { baseUrl: 'http://127.0.0.1:9999' }]));
+    expect(s.profiles.map((p: Profile) => p.defaults.format)).toEqual(['teknik', 'ece', 'teknik']);
+    expect(s.profiles[0].defaults).toEqual({ ...v1.defaults, format: 'teknik' });
+  });
+
+  it('starts a new installation (the bundled server) on ece and any added profile on teknik', () => {
+    expect(defaultSettings().profiles[0]!.defaults.format).toBe('ece');
+    expect(newProfile('x', 'X', { apiUrl: 'https://api.teknik.example' }).defaults.format).toBe('teknik');
+    expect(uploadOptions(defaultSettings().profiles[0]!.defaults).format).toBe('ece');
+  });
+
+  it('reads an unknown format as teknik', () => {
+    const s = v3([{}]);
+    (s.profiles[0]!.defaults as Record<string, unknown>).format = 'rot13';
+    expect(normalizeSettings(s).profiles[0]!.defaults.format).toBe('teknik');
+  });
+
+  it('runs through the real storage item from version 3', async () => {
+    fakeBrowser.reset();
+    await fakeBrowser.storage.local.set({ settings: v3([{}, v1.server]), settings$: { v: 3 } });
+    vi.resetModules();
+    const { loadSettings } = await import('../../platform/storage/settings');
+    const s = await loadSettings();
+    expect(s.profiles.map((p) => p.defaults.format)).toEqual(['ece', 'teknik']);
+    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 4 });
   });
 });
 

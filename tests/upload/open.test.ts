@@ -1,10 +1,18 @@
 // lib/upload/open.ts with Node's fetch: links uploaded to the reference server (tests/server), and
 // a small hostile server for the answers a download must not be fooled by.
 import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveIv, encryptBlob, randomKey } from '../../lib/crypto';
+import {
+  deriveIv,
+  eceCiphertextSize,
+  eceEncryptBytes,
+  encryptBlob,
+  randomKey,
+  randomSecret,
+} from '../../lib/crypto';
 import { fetchTransport, type Mode, sendUpload, type UploadResult } from '../../lib/upload';
 import { OpenLinkError, type OpenProgress, type OpenTarget, openLink } from '../../lib/upload/open';
 import { startTestServer, type TestServer } from '../server/test-helpers';
@@ -135,6 +143,60 @@ describe('links on the reference server', () => {
     expect((await failure(open({ url: `${ref.server.uploadUrl}/nothing-here.png` }))).message).toMatch(
       /no longer on the server/,
     );
+  });
+});
+
+describe('links in the authenticated format', () => {
+  /** Uploads `plain` as a client would in the ece format; returns the file's address, secret and path on disk. */
+  async function uploadEce(plain: Uint8Array<ArrayBuffer>) {
+    const { baseUrl, apiUrl, uploadUrl } = ref.server;
+    const secret = randomSecret();
+    const result = await sendUpload({
+      target: { variant: 'current', addresses: { baseUrl, apiUrl, uploadUrl } },
+      options: { mode: 'client', format: 'ece', saveKey: false, genDeletionKey: false },
+      file: { name: 'notes.bin', type: 'application/octet-stream' },
+      body: new Blob([await eceEncryptBytes(plain, secret)]),
+      transport: fetchTransport(),
+    });
+    const target: OpenTarget = {
+      url: result.url,
+      cipher: { format: 'ece', secret },
+      knownSize: eceCiphertextSize(plain.length),
+    };
+    return { target, path: ref.server.stored(result.fileName)!.path };
+  }
+
+  it('opens an untouched file byte for byte', async () => {
+    const plain = new Uint8Array(randomBytes(200_000));
+    const { target } = await uploadEce(plain);
+    const opened = await open(target);
+    expect(opened.bytes.equals(plain)).toBe(true);
+    expect(sinkEnd).toBe('closed');
+  });
+
+  it('refuses a file with one byte changed on the server, and aborts the sink', async () => {
+    const plain = new Uint8Array(randomBytes(200_000));
+    const { target, path } = await uploadEce(plain);
+    const stored = await readFile(path);
+    stored[100_000]! ^= 0x01;
+    await writeFile(path, stored);
+    const err = await failure(open(target));
+    expect(err.message).toMatch(/changed/);
+    expect(err.message).toMatch(/nothing was saved/i);
+    expect(sinkEnd).toBe('aborted');
+  });
+
+  it('refuses a file cut short at a record boundary, though its length is what the server announced', async () => {
+    const plain = new Uint8Array(randomBytes(200_000));
+    const { target, path } = await uploadEce(plain);
+    const cut = (await readFile(path)).subarray(0, 21 + 65_536);
+    routes['/cut.bin'] = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': cut.length })
+        .end(cut);
+    const err = await failure(open({ ...target, url: `${hostile.origin}/cut.bin`, knownSize: undefined }));
+    expect(err.message).toMatch(/cut short/i);
+    expect(sinkEnd).toBe('aborted');
   });
 });
 

@@ -6,11 +6,14 @@
 // assertions: the machine is shared.
 // Chromium only by nature: Firefox never streams a request body (it would send the text
 // "[object ReadableStream]"; ../request-streams.e2e.test.ts shows it), so it always goes the disk way.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eceCiphertextSize, eceDecryptBytes, readSecret } from '../../../lib/crypto';
+import { DEFAULT_UPLOAD } from '../../../lib/settings';
 import { MIB, writeRandomFile } from '../../testkit/files';
 import { decryptedHash } from '../../testkit/links';
 import { opfsNames } from '../../testkit/opfs';
@@ -97,6 +100,35 @@ describe('HTTPS with HTTP/2', () => {
       expect(labels).not.toContain('Encrypting');
       expect(await opfsNames(page)).toEqual([]);
       expect(await historyCount(page)).toBe(before + 1);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
+  it('streams an upload in the authenticated format when the profile says so; the stored copy opens', async () => {
+    const path = join(tmp, 'stream-ece.bin');
+    const size = 20 * MIB + 7;
+    const original = await writeRandomFile(path, size);
+    const { page, workers } = await openUploadPage(
+      browser,
+      serverSettings(h2, 'current', { defaults: { ...DEFAULT_UPLOAD, format: 'ece' } }),
+    );
+    const before = uploads(h2).length;
+    try {
+      const { stored, key } = await upload(page, h2, path);
+      expect(key).toMatch(/^ece1\.[A-Za-z0-9_-]{22}$/);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(stored.linkFormat).toBe('ece1');
+      expect(stored.contentLength).toBe(eceCiphertextSize(size));
+      const plain = await eceDecryptBytes(
+        new Uint8Array(readFileSync(stored.path)),
+        readSecret(key.slice(5)),
+      );
+      expect(createHash('sha256').update(plain).digest('hex')).toBe(original);
+      expect(uploads(h2).slice(before)).toEqual(['2.0']);
+      expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
+      expect(await opfsNames(page)).toEqual([]);
     } finally {
       await page.close();
       rmSync(path, { force: true });
