@@ -4,7 +4,7 @@
 // attachment unless the type is one browsers only display (images, audio, video, plain text).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { closeAfterReply, readSmallBody } from '../http/body';
 import {
@@ -125,11 +125,28 @@ export async function serveUpload(
   res.writeHead(range ? 206 : 200, headers);
   const plain = decrypt ? ctrTransform(record.key!, record.iv!, start) : new PassThrough();
   try {
-    await pipeline(source, plain, res);
+    await pipeline(source, exactly(end - start + 1), plain, res);
   } catch {
     // The client went away, or the store failed mid-way; nothing more can be said to it.
     res.destroy();
   }
+}
+
+/**
+ * Passes `length` bytes and fails when the stored copy ends sooner: the answer then breaks off, and the
+ * client sees a cut download at once instead of waiting out the Content-Length it was promised.
+ */
+function exactly(length: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      done(seen < length ? new Error(`the stored copy ended after ${seen} of ${length} bytes`) : null);
+    },
+  });
 }
 
 /** GET (counts a view) or HEAD (does not) of `{upload_url}/<name>`. */

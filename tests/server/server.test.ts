@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -687,5 +687,32 @@ describe('robustness', () => {
     const served = await getBytes(odd.json.result.url);
     expect(served.headers.get('content-type')).toBe('application/octet-stream');
     expect(served.bytes).toEqual(plain);
+  });
+});
+
+describe('a stored copy shorter than its record (damaged disk, a store that lost bytes)', () => {
+  it('breaks the answer off at once instead of leaving the client waiting for the promised length', async () => {
+    const { server } = t;
+    const res = await post(
+      currentUploadUrl(server),
+      form({ encrypt: 'false', file: { bytes: randomBytesOf(100_000), name: 'cut.bin' } }),
+    );
+    const { fileName, url } = res.json.result;
+    await truncate(server.stored(fileName)!.path, 40_000);
+    // A GET that read the promised length would hang here until the test's timeout.
+    const outcome = await new Promise<string>((resolve) => {
+      request(url, (answer) => {
+        let got = 0;
+        answer.on('data', (chunk: Buffer) => {
+          got += chunk.length;
+        });
+        answer.on('end', () => resolve(`ended after ${got}`));
+        answer.on('error', () => resolve(`cut after ${got}`));
+        answer.on('aborted', () => resolve(`cut after ${got}`));
+      })
+        .on('error', () => resolve('cut'))
+        .end();
+    });
+    expect(outcome).toMatch(/^cut/);
   });
 });
