@@ -3,6 +3,7 @@
 
 import { t } from '../../lib/i18n';
 import { withServerWords } from '../../lib/jobs/errors';
+import { readAtMost } from '../../lib/read-at-most';
 import type { ServerSettings } from '../../lib/settings';
 import { uploadTarget } from '../../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../../lib/upload';
@@ -32,8 +33,9 @@ export async function serverKind(server: ServerSettings): Promise<ServerKind> {
         signal: AbortSignal.timeout(INFO_TIMEOUT_MS),
       });
       if (!res.ok || !res.headers.get('content-type')?.includes('application/json')) continue;
-      if (Number(res.headers.get('content-length') ?? 0) > INFO_MAX_BYTES) continue;
-      const kind = readServerKind(JSON.parse(await res.text()));
+      const body = await readAtMost(res, INFO_MAX_BYTES);
+      if (!body) continue;
+      const kind = readServerKind(JSON.parse(new TextDecoder().decode(body)));
       if (kind.hushdrop) return kind;
     } catch {
       // no answer, or not JSON: ask the next address
