@@ -626,12 +626,17 @@ export async function saveServerInOptions(
   await page.close();
 }
 
-/** Starts Firefox with the built extension installed as a temporary add-on. */
+/**
+ * Starts Firefox with the built extension installed as a temporary add-on, or, with
+ * `extension: false`, a plain Firefox (a recipient who has no Hushdrop); its pages are then opened
+ * with openUrl.
+ */
 export async function launchFirefox(
-  options: { headless?: boolean; executablePath?: string; signal?: AbortSignal } = {},
+  options: { headless?: boolean; executablePath?: string; signal?: AbortSignal; extension?: boolean } = {},
 ): Promise<FirefoxExtension> {
   const firefox = options.executablePath ?? FIREFOX;
-  if (!existsSync(join(FIREFOX_EXT_PATH, 'manifest.json')))
+  const withExtension = options.extension ?? true;
+  if (withExtension && !existsSync(join(FIREFOX_EXT_PATH, 'manifest.json')))
     throw new Error(`No Firefox build at ${FIREFOX_EXT_PATH}: run \`npm run build:firefox\` first.`);
   if (!existsSync(firefox))
     throw new Error(`Firefox is not at ${firefox}: install it with \`apt-get install firefox-esr\`.`);
@@ -671,11 +676,12 @@ export async function launchFirefox(
     );
     const m = await Marionette.connect(port);
     await m.send('WebDriver:NewSession', { capabilities: { alwaysMatch: { acceptInsecureCerts: false } } });
-    await m.send('Addon:Install', { path: FIREFOX_EXT_PATH, temporary: true });
+    if (withExtension) await m.send('Addon:Install', { path: FIREFOX_EXT_PATH, temporary: true });
     const home = await m.send<string>('WebDriver:GetWindowHandle').then((r: any) => r.value ?? r);
     const fx = new FirefoxExtension(m, child, profile, home, uuid);
     // The home tab shows an extension page, where tests read and set the extension's storage.
-    await fx.inWindow(home, (mm) => mm.send('WebDriver:Navigate', { url: fx.url('icon/16.png') }));
+    if (withExtension)
+      await fx.inWindow(home, (mm) => mm.send('WebDriver:Navigate', { url: fx.url('icon/16.png') }));
     return fx;
   } catch (err) {
     await stopProcess(child);

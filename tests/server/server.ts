@@ -3,17 +3,19 @@
 //   POST /v1/Upload?sub=api          legacy upload        GET /<name>?sub=u, /u/<name>          download
 //   POST /api/v1/Upload              current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>  delete
 
+import { createReadStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { recipientRoutes } from '../../server/recipient';
 import { DOWNLOAD_DATA_PATH, handleDownloadData } from './download-page';
 import { handleDelete, handleDownload } from './downloads';
 import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
 import { directReply, escapeHtml, replyHtml, replyNotFound } from './responses';
-import { UploadStore } from './store';
+import { type StoredRecord, UploadStore } from './store';
 import { createTlsServer, makeTlsIdentity } from './tls';
 import type { ReferenceServer, ServerOptions, StoredUpload, Variant } from './types';
 import { handleUpload, type Links } from './upload';
@@ -93,11 +95,20 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
   const stalled = new Set<ServerResponse>();
   const dripTimers = new Set<NodeJS.Timeout>();
   const links: Links = { baseUrl: '', uploadUrl: '' };
+  const recipient = recipientRoutes<StoredRecord>({
+    find: (name) => store.live(name, now()),
+    countView: (record) => {
+      record.downloads += 1;
+    },
+    read: (record) => createReadStream(record.path),
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body: Readable = recorder ? recorder.tap(req) : req;
     const method = req.method ?? 'GET';
     const target = route(method, req.url ?? '/');
+    const link = target.kind === 'download' && !opts.downloadPage ? target.fileName : undefined;
+    if (await recipient.answer(req, body, res, link)) return;
     if (target.kind !== 'upload' && target.kind !== 'download-data') body.resume();
     const reply = directReply(res);
     switch (target.kind) {
