@@ -36,7 +36,7 @@ function asset(body: Buffer, type: string): Asset {
 }
 
 export interface RecipientBuild {
-  /** The files by name: `recipient.js`, `sw.js`, `recipient.css`. */
+  /** The files by name: `recipient.js`, `sw.js`, `recipient.css`, `icon.png`. */
   files: Map<string, Asset>;
   /** Every source file bundled, relative to the project (none from node_modules: no third-party code). */
   inputs: string[];
@@ -64,6 +64,8 @@ async function buildAll(): Promise<RecipientBuild> {
     out.set(name, asset(Buffer.from(file.contents), js));
   }
   out.set('recipient.css', asset(await readFile(here('./client/recipient.css')), 'text/css; charset=utf-8'));
+  // The extension's icon, so that a tab or bookmark of the page shows Hushdrop's.
+  out.set('icon.png', asset(await readFile(here('../../public/icon/32.png')), 'image/png'));
   return { files: out, inputs: Object.keys(result.metafile.inputs) };
 }
 

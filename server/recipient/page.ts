@@ -50,6 +50,7 @@ export function renderPage(upload: RecipientUpload, pathname: string, language: 
 <meta name="referrer" content="no-referrer">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(say(language, 'recipientTitle'))}</title>
+<link rel="icon" href="${own}icon.png">
 <link rel="stylesheet" href="${own}recipient.css">
 <script type="application/json" id="${RECIPIENT_DATA_ID}">${embeddedJson(describeFile(upload, root))}</script>
 <script src="${own}recipient.js" data-worker="${own}sw.js" data-scope="${own}" defer></script>

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../recipient/stored-bytes';
 import { findInRecorded } from '../server/server';
 import { startTestServer, type TestServer } from '../server/test-helpers';
 import { decipherFor, openLink } from './checks';
@@ -109,7 +110,7 @@ describe('upload page: each mode, both variants', () => {
       const [url, key] = link.split('#') as [string, string];
       expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
       if (variant === 'legacy') expect(url).toContain('?sub=u');
-      const cipher = Buffer.from(await (await fetch(url)).arrayBuffer());
+      const cipher = Buffer.from((await storedBytes(url)).bytes);
       expect(cipher.length).toBe(original.length);
       expect(cipher.equals(original)).toBe(false);
       const d = decipherFor(key);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../recipient/stored-bytes';
 import { findInRecorded, type ReferenceServer, startServer } from '../server/server';
 import { decipherFor } from './checks';
 import { type ExtensionBrowser, historyCount, launchExtension, screenshot, serverSettings } from './harness';
@@ -44,9 +45,9 @@ describe('upload page, client mode', () => {
 
       const [url, key] = value.split('#') as [string, string];
       expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
-      const res = await fetch(url);
-      expect(res.status).toBe(200);
-      const cipher = Buffer.from(await res.arrayBuffer());
+      const res = await storedBytes(url);
+      expect(res).toMatchObject({ status: 200, viaPage: true });
+      const cipher = Buffer.from(res.bytes);
       expect(cipher.length).toBe(original.length);
       expect(cipher.equals(original)).toBe(false);
       const d = decipherFor(key);

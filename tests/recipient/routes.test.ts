@@ -162,6 +162,7 @@ describe('the page’s own addresses', () => {
       ['recipient.js', 'text/javascript; charset=utf-8'],
       ['sw.js', 'text/javascript; charset=utf-8'],
       ['recipient.css', 'text/css; charset=utf-8'],
+      ['icon.png', 'image/png'],
     ]) {
       const res = await fetch(`${t.server.baseUrl}/_hushdrop/${name}`);
       expect(res.status, name).toBe(200);

@@ -89,6 +89,14 @@ async function download(file: RecipientFile, button: HTMLButtonElement): Promise
   }
 }
 
+/** Runs a download; an error nobody foresaw still ends in a sentence rather than a page that waits. */
+function downloadOrSay(file: RecipientFile, button: HTMLButtonElement): void {
+  download(file, button).catch((err: unknown) => {
+    for (const busy of document.querySelectorAll('progress, [role="status"]')) busy.remove();
+    button.after(problem(t('recipientBroken', String((err as Error)?.message ?? err))));
+  });
+}
+
 function start(): void {
   const file = readFile();
   if (!file) {
@@ -108,11 +116,7 @@ function start(): void {
     return;
   }
   const button = el('button', { type: 'button', id: 'download' }, t('recipientDownload'));
-  button.addEventListener('click', () => {
-    download(file, button).catch((err: unknown) => {
-      button.after(problem(t('recipientBroken', String((err as Error)?.message ?? err))));
-    });
-  });
+  button.addEventListener('click', () => downloadOrSay(file, button));
   show(heading(), facts(file), el('p', { className: 'note' }, t('recipientExplain')), button);
 }
 

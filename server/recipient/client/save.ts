@@ -41,6 +41,8 @@ async function activeWorker(scriptUrl: string, scope: string): Promise<ServiceWo
   } catch (err) {
     throw new NoWorker(String(err));
   }
+  // Some embedders answer a blocked registration with nothing rather than an error.
+  if (!registration) throw new NoWorker('no registration');
   if (registration.active) return registration.active;
   const pending = registration.installing ?? registration.waiting;
   if (!pending) throw new NoWorker('the worker did not install');
