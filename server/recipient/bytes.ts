@@ -25,6 +25,8 @@ function answer(res: ServerResponse, status: number, message: string, headers: R
 /** Reads and drops a body of at most `limit` bytes; false (and the body abandoned) when it is longer. */
 function dropSmallBody(req: IncomingMessage, body: Readable, limit: number): Promise<boolean> {
   if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.resolve(false);
+  // A server that bounds bodies itself may have read it already.
+  if (body.readableEnded) return Promise.resolve(true);
   return new Promise((resolve) => {
     let seen = 0;
     body.on('data', (chunk: Buffer) => {

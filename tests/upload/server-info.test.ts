@@ -7,9 +7,9 @@ const target = (variant: 'legacy' | 'current', s: { baseUrl: string; apiUrl: str
   ({ variant, addresses: s }) as UploadTarget;
 
 describe('is it a Hushdrop server?', () => {
-  it('asks beside the links: the upload address (current) or the base address (legacy)', () => {
-    const a = { baseUrl: 'https://ex.org', apiUrl: 'https://api.ex.org', uploadUrl: 'https://u.ex.org/' };
-    expect(serverInfoUrl(target('current', a))).toBe('https://u.ex.org/_hushdrop/info');
+  it('asks at the base address, for either variant', () => {
+    const a = { baseUrl: 'https://ex.org/', apiUrl: 'https://api.ex.org', uploadUrl: 'https://u.ex.org' };
+    expect(serverInfoUrl(target('current', a))).toBe('https://ex.org/_hushdrop/info');
     expect(serverInfoUrl(target('legacy', a))).toBe('https://ex.org/_hushdrop/info');
   });
 
