@@ -179,6 +179,9 @@ describe('upload page: each mode, both variants', () => {
     await page.setInputFiles('#file', { name: 'cancel-me.bin', buffer: randomBytes(1024 * 1024) });
     await page.click('#upload');
     await page.click({ css: '.job[data-state="running"] button', hasText: 'Cancel' });
+    // A loaded machine may cancel before the request reaches the server: the stall must not wait for
+    // the next test's upload.
+    ref.server.setFault(null);
     await page.waitFor('.job[data-state="cancelled"]');
     expect(await page.text('.job[data-state="cancelled"] .error')).toMatch(/cancel/i);
     expect(await page.count('.job[data-state="done"]')).toBe(0);
@@ -231,6 +234,7 @@ describe('popup (opened as a tab)', () => {
     });
     const job = { css: '.job', hasText: 'cancel-popup.bin' };
     await page.click({ css: 'button', hasText: 'Cancel', within: job });
+    ref.server.setFault(null);
     await page.waitFor({ css: '.job[data-state="cancelled"]', hasText: 'cancel-popup.bin' });
     expect(await page.text({ css: '[role="alert"]', within: job })).toMatch(/cancelled/);
     await page.close();
