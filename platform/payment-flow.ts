@@ -25,9 +25,9 @@ import {
   sendPayment,
 } from '../lib/payments/index';
 import { originPattern } from '../lib/settings';
-import { addPayment, HistoryWriteError, type PaymentEntry } from './history';
 import { loadExtraRoots } from './payment-roots';
 import { requestOrigins } from './permissions';
+import { addPayment, HistoryWriteError, type PaymentEntry } from './storage/history';
 
 /** What the page was asked to show. */
 export type PaymentSource =

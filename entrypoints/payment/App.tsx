@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
-import { listPayments, type PaymentEntry } from '../../platform/history';
 import {
   askToContact,
   describePaymentFailure,
@@ -18,6 +17,7 @@ import {
   walletUriFor,
 } from '../../platform/payment-flow';
 import { takeClickedPayment } from '../../platform/payment-page';
+import { listPayments, type PaymentEntry } from '../../platform/storage/history';
 import { btc, hostOf, networkName } from './format';
 import { PayWithWallet } from './PayWithWallet';
 import { RecentPayments } from './RecentPayments';

@@ -1,5 +1,5 @@
 import { formatDate, t } from '../../lib/i18n';
-import type { PaymentEntry } from '../../platform/history';
+import type { PaymentEntry } from '../../platform/storage/history';
 import { btc, hostOf, verdictWord } from './format';
 
 function reopenHref(entry: PaymentEntry): string {

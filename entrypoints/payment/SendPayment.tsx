@@ -7,7 +7,6 @@ import {
   type Network,
   type PaymentReceipt,
 } from '../../lib/payments/index';
-import type { PaymentEntry } from '../../platform/history';
 import {
   askToContact,
   describePaymentFailure,
@@ -18,6 +17,7 @@ import {
   secondsLeft,
   sendPrepared,
 } from '../../platform/payment-flow';
+import type { PaymentEntry } from '../../platform/storage/history';
 import { hostOf } from './format';
 
 type Phase =

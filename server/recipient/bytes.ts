@@ -66,7 +66,18 @@ export async function serveBytes<R extends RecipientUpload>(
     answer(res, 404, 'File Does Not Exist');
     return;
   }
-  await store.countView(upload);
+  const claimed = await store.claimView(upload);
+  if (!claimed) {
+    answer(res, 404, 'File Does Not Exist');
+    return;
+  }
+  let source: Readable;
+  try {
+    source = await store.read(claimed);
+  } catch {
+    answer(res, 503, 'The stored file cannot be read right now; try again in a moment.');
+    return;
+  }
   res.writeHead(200, {
     ...COMMON_HEADERS,
     'Content-Type': 'application/octet-stream',
@@ -75,7 +86,7 @@ export async function serveBytes<R extends RecipientUpload>(
     'Cache-Control': 'no-store',
   });
   try {
-    await pipeline(store.read(upload), res);
+    await pipeline(source, res);
   } catch {
     // The reader went away, or the file was removed meanwhile: nothing more can be said to it.
     res.destroy();

@@ -5,14 +5,12 @@
 //   GET  <link of a client-encrypted upload>   the page (never counts as a download)
 //   GET  /_hushdrop/recipient.js, sw.js, recipient.css
 //   POST /_hushdrop/file/<name>                 the stored bytes; counts one download
-//   GET  /_hushdrop/info                        {"server":"hushdrop",…}: what this server is
 //
 // `/u/_hushdrop/…` is the same, for proxies that map a host of its own onto `/u/` (Teknik's u.<domain>).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { recipientAssets } from './assets';
 import { serveBytes } from './bytes';
-import { serverInfo } from './info';
 import { acceptedLanguage } from './language';
 import { renderPage } from './page';
 import { COMMON_HEADERS, pageHeaders, WORKER_CSP } from './security';
@@ -67,10 +65,6 @@ async function serveOwn<R extends RecipientUpload>(
     send(res, req, 405, { ...COMMON_HEADERS, Allow: 'GET, HEAD' }, Buffer.alloc(0));
     return;
   }
-  if (rest === 'info') {
-    send(res, req, 200, { ...COMMON_HEADERS, ...serverInfo.headers }, serverInfo.body);
-    return;
-  }
   const asset = (await recipientAssets()).files.get(rest);
   if (!asset) {
     notFound(req, res);
@@ -91,7 +85,7 @@ async function serveOwn<R extends RecipientUpload>(
   send(res, req, 200, headers, asset.body);
 }
 
-export function recipientRoutes<R extends RecipientUpload>(store: RecipientStore<R>) {
+export function recipientPage<R extends RecipientUpload>(store: RecipientStore<R>) {
   return {
     /**
      * Answers the request when it is the recipient page's and resolves true; resolves false (having

@@ -18,10 +18,13 @@ export interface RecipientUpload {
 export interface RecipientStore<R extends RecipientUpload> {
   /** The live upload of that name (an expired or used-up one is not), or undefined. */
   find(fileName: string): Promise<R | undefined>;
-  /** Counts one download of it: the bytes are about to reach a person. */
-  countView(upload: R): void | Promise<void>;
+  /**
+   * Counts one download of it (the bytes are about to reach a person) and gives it back with that
+   * counted; undefined when it is gone or has no download left (of two racing requests, one gets it).
+   */
+  claimView(upload: R): Promise<R | undefined>;
   /** Its stored bytes, from the first. */
-  read(upload: R): Readable;
+  read(upload: R): Promise<Readable>;
 }
 
 /**

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { debuggingEndpoint, settled } from '../../scripts/start/chromium';
-import { countUploads, submitFile } from './harness';
+import { ChromiumPage } from './driver/chromium';
+import { countUploads } from './support/history';
+import { submitFile } from './support/uploads';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-start-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -187,8 +189,11 @@ it('twice in a row: an upload made in the first is still listed in the second; a
 
     const page = await first.ctx.newPage();
     await page.goto(first.upload);
-    const job = await submitFile(page, { name: 'kept.txt', mimeType: 'text/plain', buffer: original });
-    link = await job.locator('input[id^="link-"]').inputValue();
+    link = await submitFile(new ChromiumPage(page), {
+      name: 'kept.txt',
+      mimeType: 'text/plain',
+      buffer: original,
+    });
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/u/\\w+\\.txt#[A-Za-z0-9]{32}$`));
     expect(await page.evaluate(countUploads)).toBe(1);
   } finally {
@@ -207,7 +212,7 @@ it('twice in a row: an upload made in the first is still listed in the second; a
     await list.locator('tbody tr', { hasText: 'kept.txt' }).waitFor();
     expect(await list.evaluate(countUploads)).toBe(1);
     // The server's data folder is the persistent one: the stored bytes are still there.
-    const stored = readdirSync(join(home, 'server', 'files')).filter((f) => f.endsWith('.enc'));
+    const stored = readdirSync(join(home, 'server', 'files')).filter((f) => !f.endsWith('.part'));
     expect(stored.map((f) => statSync(join(home, 'server', 'files', f)).size)).toEqual([original.length]);
   } finally {
     second.run.child.kill('SIGINT');

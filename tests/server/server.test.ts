@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedBytes } from '../recipient/stored-bytes';
+import { storedBytes } from '../testkit/stored-bytes';
 import {
   bytesOf,
   currentUploadUrl,

@@ -18,8 +18,8 @@ import {
   type UploadTarget,
   type Variant,
 } from '../../lib/upload';
-import { storedBytes } from '../recipient/stored-bytes';
 import { type Fault, findInRecorded, type ReferenceServer, startServer } from '../server/server';
+import { storedBytes } from '../testkit/stored-bytes';
 
 const ACCOUNT = { username: 'jörg', token: 'tøken' };
 const NOW = Date.parse('2030-01-15T12:00:00Z');
