@@ -11,7 +11,10 @@ export interface DownloadPage {
   downloadDataUrl: string;
   fileName: string;
   fileType?: string;
+  /** Empty for the authenticated format, whose link's secret is all it takes. */
   iv: string;
+  /** `ece1`: the authenticated format (only the Hushdrop page says so). */
+  format?: 'ece1';
 }
 
 const ENTITIES: Record<string, string> = {
@@ -58,16 +61,19 @@ export interface RecipientFile {
   iv: string;
   /** Where a POST gets the stored bytes (and uses up one download), relative to the page. */
   bytes: string;
+  /** `ece1`: the authenticated format (`iv` is then empty); absent for the Teknik format. */
+  format?: 'ece1';
 }
 
 /** The JSON block's value as a RecipientFile; undefined when any field is missing or mistyped. */
 export function asRecipientFile(value: unknown): RecipientFile | undefined {
   const v = (value ?? {}) as Record<string, unknown>;
   const texts = ['file', 'name', 'type', 'iv', 'bytes'].every((k) => typeof v[k] === 'string');
-  if (!texts || v.file === '' || v.iv === '' || v.bytes === '') return undefined;
+  if (v.format !== undefined && v.format !== 'ece1') return undefined;
+  if (!texts || v.file === '' || (v.iv === '' && v.format !== 'ece1') || v.bytes === '') return undefined;
   if (!Number.isSafeInteger(v.size) || (v.size as number) < 0) return undefined;
-  const { file, name, type, size, iv, bytes } = v as unknown as RecipientFile;
-  return { file, name, type, size, iv, bytes };
+  const { file, name, type, size, iv, bytes, format } = v as unknown as RecipientFile;
+  return { file, name, type, size, iv, bytes, ...(format ? { format } : {}) };
 }
 
 /** The recipient page's block, read from its HTML; undefined when there is none (or it is broken). */
@@ -90,7 +96,8 @@ export function parseDownloadPage(html: string, pageUrl: string): DownloadPage |
   const fileName = block ? block.file : variable(html, 'fileName');
   const iv = block ? block.iv : variable(html, 'iv');
   const fileType = block ? block.type || undefined : variable(html, 'fileType');
-  if (!downloadDataUrl || !fileName || !iv) return undefined;
+  const format = block?.format;
+  if (!downloadDataUrl || !fileName || (!iv && !format)) return undefined;
   let absolute: URL;
   try {
     absolute = new URL(downloadDataUrl, pageUrl);
@@ -98,7 +105,7 @@ export function parseDownloadPage(html: string, pageUrl: string): DownloadPage |
     return undefined;
   }
   if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return undefined;
-  return { downloadDataUrl: absolute.href, fileName, fileType, iv };
+  return { downloadDataUrl: absolute.href, fileName, fileType, iv: iv ?? '', ...(format ? { format } : {}) };
 }
 
 /** The form Teknik's page posts for the stored bytes (`decrypt=false`: the browser decrypts). */
@@ -133,6 +140,8 @@ export async function followDownloadPage(
   const bytes = await res.arrayBuffer();
   const page = parseDownloadPage(new TextDecoder().decode(bytes), fileUrl);
   if (!page) return { response: new Response(bytes, { headers: res.headers }) };
+  // Only a Teknik key is opened here; the page of an authenticated upload is not decrypted with one.
+  if (page.format) throw new OpenLinkError(t('linkFormatNotHere'));
   const where = new URL(page.downloadDataUrl);
   if (where.origin !== new URL(fileUrl).origin) throw new OpenLinkError(t('openElsewhere', where.host));
   const data = await post(page.downloadDataUrl, { method: 'POST', body: downloadDataForm(page) });

@@ -37,6 +37,8 @@ export interface UploadParams {
   genDeletionKey: boolean;
   doNotTrack: boolean;
   contentType: string | undefined;
+  /** `ece1`: a client-mode upload in the authenticated format (lib/upload's linkFormat field). */
+  linkFormat: 'ece1' | undefined;
 }
 
 export function bindUploadParams(fields: FieldMap): UploadParams {
@@ -52,6 +54,7 @@ export function bindUploadParams(fields: FieldMap): UploadParams {
     genDeletionKey: bindBool(fields, 'genDeletionKey', false),
     doNotTrack: bindBool(fields, 'doNotTrack', false),
     contentType: bindText(fields, 'contentType'),
+    linkFormat: bindText(fields, 'linkFormat') === 'ece1' ? 'ece1' : undefined,
   };
 }
 

@@ -211,6 +211,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
         encrypted: params.encrypt,
         httpVersion: req.httpVersion,
         createdAt,
+        ...(params.linkFormat && !params.encrypt && !saved ? { linkFormat: params.linkFormat } : {}),
       },
       fileExtension(file.filename),
     );

@@ -14,7 +14,8 @@ export interface Asset {
 const here = (path: string) => new URL(path, import.meta.url).pathname;
 
 /** Only the messages the page can show go into its script (both languages), not the extension's. */
-const PAGE_MESSAGES = /^(recipient[A-Z]|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey)$|bytes_)/;
+const PAGE_MESSAGES =
+  /^(recipient[A-Z]|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey|SecretShape|FormatUnknown)$|integrity[A-Z]|bytes_)/;
 
 const messagesPlugin: Plugin = {
   name: 'recipient-messages',

@@ -33,6 +33,7 @@ export function describeFile(upload: RecipientUpload, root: string): RecipientFi
     type: upload.contentType,
     size: upload.contentLength,
     iv: upload.iv ?? '',
+    ...(upload.linkFormat ? { format: upload.linkFormat } : {}),
     bytes: `${root}${OWN_DIR}file/${encodeURIComponent(upload.fileName)}`,
   };
 }

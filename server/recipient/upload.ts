@@ -13,6 +13,8 @@ export interface RecipientUpload {
   iv: string | null;
   /** The key the server kept, null when it kept none. */
   key: string | null;
+  /** `ece1` for the authenticated format (no IV: the link's secret is all it takes). */
+  linkFormat?: 'ece1';
 }
 
 export interface RecipientStore<R extends RecipientUpload> {
@@ -28,10 +30,11 @@ export interface RecipientStore<R extends RecipientUpload> {
 }
 
 /**
- * Whether the link of an upload needs the recipient page: the server stored ciphertext and its IV
- * but not its key, so only the key in the link's fragment opens it (client mode, or server
- * encryption without saving the key). Everything else the server hands out directly.
+ * Whether the link of an upload needs the recipient page: the server stored ciphertext but not its
+ * key, so only the link's fragment opens it: the Teknik format with its IV (client mode, or server
+ * encryption without saving the key), or the authenticated format. Everything else the server hands
+ * out directly.
  */
 export function opensInBrowser(upload: RecipientUpload): boolean {
-  return upload.iv !== null && upload.key === null;
+  return upload.key === null && (upload.iv !== null || upload.linkFormat === 'ece1');
 }

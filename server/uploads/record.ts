@@ -41,6 +41,11 @@ export interface UploadRecord {
   httpVersion: string;
   /** When it was stored, in ms since the epoch. */
   createdAt: number;
+  /**
+   * `ece1` when the uploader said the bytes are in the authenticated format (client mode, no key
+   * kept): its link's fragment is `ece1.<secret>`, and the recipient page opens it. Absent otherwise.
+   */
+  linkFormat?: 'ece1';
 }
 
 /** Public names the server makes: alphanumerics, then dot-separated extension segments. */
@@ -79,7 +84,8 @@ export function parseUploadRecord(json: JsonRecord): UploadRecord | null {
     typeof r.dntHeader === 'boolean' &&
     typeof r.encrypted === 'boolean' &&
     isText(r.httpVersion) &&
-    Number.isFinite(r.createdAt);
+    Number.isFinite(r.createdAt) &&
+    (r.linkFormat === undefined || r.linkFormat === 'ece1');
   return ok ? (json as unknown as UploadRecord) : null;
 }
 

@@ -13,6 +13,7 @@ import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { BROWSERS, forEachBrowser, launchDriver } from './driver/each-browser';
 import { seriousViolations } from './support/axe';
+import { changeStoredByte, uploadSealed } from './support/sealed';
 import { serverForFile } from './support/servers';
 import { fileNameOf, uploadThroughPage } from './support/uploads';
 
@@ -23,7 +24,12 @@ interface Uploaded {
 }
 
 const ref = serverForFile({ record: true });
-const uploads = {} as Record<'current' | 'legacy' | `once-${string}`, Uploaded>;
+const uploads = {} as Record<
+  'current' | 'legacy' | `once-${string}` | `sealed-${string}` | `changed-${string}`,
+  Uploaded
+>;
+/** Where a byte of each changed file was flipped: past the first megabytes, which the browser has by then. */
+const CHANGED_AT = 2 * 1024 * 1024 + 100;
 
 beforeAll(async () => {
   // The sender: the real extension, client mode (the default), each variant.
@@ -44,6 +50,13 @@ beforeAll(async () => {
       });
   } finally {
     await sender.close();
+  }
+  // The authenticated format, sealed as lib/crypto seals it (the extension's upload of it is its own test).
+  for (const browser of BROWSERS) {
+    uploads[`sealed-${browser}`] = await uploadSealed(ref.server, 'sealed.pdf', 3 * 1024 * 1024 + 5);
+    const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
+    changeStoredByte(ref.server, changed.fileName, CHANGED_AT);
+    uploads[`changed-${browser}`] = changed;
   }
 }, 180_000);
 
@@ -74,6 +87,26 @@ forEachBrowser({ plain: true }, (d) => {
       await page.close();
     });
   }
+
+  it('an authenticated link (#ece1.) saves the original file, every record checked', async () => {
+    const { link, original, name } = uploads[`sealed-${d.name}`];
+    const page = await d.openUrl(link);
+    const saved = await save(d, page);
+    expect(saved.name).toBe(name);
+    expect(saved.bytes.equals(original)).toBe(true);
+    await page.close();
+  });
+
+  it('an authenticated file with one changed byte: the page says so, and says nothing was saved', async () => {
+    const page = await d.openUrl(uploads[`changed-${d.name}`].link);
+    await page.waitFor('#download', { visible: true });
+    await page.click('#download');
+    const said = await until(async () => (await page.text('[role="alert"]')) || undefined, 'the alert');
+    expect(said).toBe('This file was changed or cut short after it was uploaded; nothing was saved.');
+    expect(await page.count('.done')).toBe(0);
+    await page.screenshot('recipient-changed');
+    await page.close();
+  });
 
   it('a link without its key says that a key is needed, and offers no download', async () => {
     const page = await d.openUrl(uploads.current.link.split('#')[0]!);

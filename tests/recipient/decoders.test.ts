@@ -1,7 +1,16 @@
 // The page's choice of decoder from the link, and the decoding stream, run in Node's WebCrypto.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseDecoder, fragmentOf, LinkError } from '../../server/recipient/client/decoders';
+import { ECE_HEADER_BYTES, ECE_RECORD_BYTES, eceCiphertextSize } from '../../lib/crypto/ece';
+import { eceEncryptBytes } from '../../lib/crypto/ece-stream';
+import { eceFragment } from '../../lib/crypto/link';
+import {
+  chooseDecoder,
+  fragmentOf,
+  LinkError,
+  LinkIntegrityError,
+} from '../../server/recipient/client/decoders';
 import { pickLanguage } from '../../server/recipient/client/language';
 import { contentDisposition, saveName, saveType } from '../../server/recipient/client/names';
 import { CutError, counted } from '../../server/recipient/client/stored';
@@ -68,6 +77,35 @@ describe('choosing the decoder', () => {
     expect(problem(`${PAGE}#`)).toEqual(['empty-key', expect.stringMatching(/no key after it/)]);
     expect(problem(`${PAGE}#abc-def`)).toEqual(['key-characters', expect.stringMatching(/letters/)]);
     expect(problem(`${PAGE}#abcdef`)).toEqual(['key-length', expect.stringMatching(/has 6 characters/)]);
+  });
+
+  it('reads the authenticated format from an #ece1. fragment, and refuses a changed byte', async () => {
+    const secret = crypto.getRandomValues(new Uint8Array(16));
+    const plain = new Uint8Array(randomBytes(200_000));
+    const sealed = await eceEncryptBytes(plain, secret);
+    const href = `${PAGE}#${eceFragment(secret)}`;
+    const decoder = chooseDecoder(href, { iv: '', size: sealed.length });
+    expect(decoder).toMatchObject({ format: 'ece1', plainSize: plain.length });
+    expect(await collect(await decoder.open(pieces(sealed, [777, 65_536])))).toEqual(plain);
+
+    for (const at of [0, 30, 70_000, sealed.length - 1]) {
+      const changed = sealed.slice();
+      changed[at]! ^= 1;
+      const opened = decoder.open(pieces(changed, [4096])).then(collect);
+      await expect(opened).rejects.toBeInstanceOf(LinkIntegrityError);
+      await expect(opened).rejects.toThrow(/Nothing was saved|nothing was saved/);
+    }
+  });
+
+  it('refuses a stored size no file of the authenticated format has, before fetching anything', () => {
+    const href = `${PAGE}#${eceFragment(new Uint8Array(16))}`;
+    // Too short for a header and one record; and a last record that holds nothing, which Hushdrop
+    // never writes after a full one.
+    expect(() => chooseDecoder(href, { iv: '', size: eceCiphertextSize(0) - 1 })).toThrow(LinkIntegrityError);
+    expect(() => chooseDecoder(href, { iv: '', size: ECE_HEADER_BYTES + ECE_RECORD_BYTES + 17 })).toThrow(
+      LinkIntegrityError,
+    );
+    expect(() => chooseDecoder(href, { iv: '', size: 5 })).toThrow(/Nothing was saved/);
   });
 
   it('takes everything after the first # as the fragment, as Teknik’s page did', () => {

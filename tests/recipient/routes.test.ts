@@ -133,6 +133,44 @@ describe('a GET of the link of a client-encrypted upload', () => {
   });
 });
 
+describe('an upload in the authenticated format (linkFormat=ece1)', () => {
+  it('gets the page, which names the format and no IV; the POST gives the stored bytes', async () => {
+    const sealed = randomBytesOf(3000, 9);
+    const res = await post(
+      currentUploadUrl(t.server),
+      form({
+        encrypt: 'false',
+        saveKey: 'false',
+        linkFormat: 'ece1',
+        contentType: 'application/pdf',
+        file: { bytes: sealed, name: 'sealed.pdf' },
+      }),
+    );
+    const { url, fileName } = res.json.result as { url: string; fileName: string };
+    const page = await fetch(url);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const block = /<script type="application\/json" id="hushdrop-file">([^<]*)<\/script>/.exec(
+      await page.text(),
+    );
+    expect(JSON.parse(block![1]!)).toMatchObject({ file: fileName, iv: '', format: 'ece1', size: 3000 });
+    expect(await storedBytes(url)).toMatchObject({ bytes: new Uint8Array(sealed), viaPage: true });
+  });
+
+  it('is only taken from a client-mode upload: with a key kept, the link is served as before', async () => {
+    const res = await post(
+      currentUploadUrl(t.server),
+      form({
+        encrypt: 'true',
+        saveKey: 'true',
+        linkFormat: 'ece1',
+        file: { bytes: bytesOf('kept'), name: 'k.txt' },
+      }),
+    );
+    const { url } = res.json.result as { url: string };
+    expect(await (await fetch(url)).text()).toBe('kept');
+  });
+});
+
 describe('links that are not client-encrypted are served as before', () => {
   it('a plain upload and a kept key download directly', async () => {
     const plain = bytesOf('plain text, no secret');

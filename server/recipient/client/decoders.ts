@@ -1,8 +1,11 @@
 // Which cipher a link's fragment asks for, and the stream that undoes it. The recipient page and
-// its service worker both choose here, so a second link format (the authenticated one) is one more
-// entry in FORMATS: its fragment says which it is, and everything around the decoder stays as is.
+// its service worker both choose here: the fragment says which format it is (README, "The link
+// format" and "The authenticated format").
 import { createCipher } from '../../../lib/crypto/cipher';
-import { LinkError, parseLink } from '../../../lib/crypto/link';
+import { ecePlaintextSize } from '../../../lib/crypto/ece';
+import { eceDecryptStream } from '../../../lib/crypto/ece-stream';
+import { LinkIntegrityError } from '../../../lib/crypto/integrity';
+import { LinkError, parseShareLink } from '../../../lib/crypto/link';
 import { cryptStream } from '../../../lib/crypto/stream';
 
 /** What the page knows of the stored file besides the link. */
@@ -22,31 +25,37 @@ export interface Decoder {
   open(stored: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>>;
 }
 
-interface Format {
-  name: string;
-  /** Whether a fragment is in this format (its shape alone; no secret is checked here). */
-  claims(fragment: string): boolean;
-  decoder(fragment: string, facts: StoredFacts): Decoder;
-}
-
 /**
  * Teknik's format (README, "The link format"): the fragment is the key itself, AES-CTR over the
  * whole file, no header. The IV is the one the server stored (for a Hushdrop upload it is also
  * derived from the key; Teknik's own uploads and server-made keys have random ones).
  */
-const teknikCtr: Format = {
-  name: 'teknik-ctr',
-  claims: (fragment) => /^[A-Za-z0-9]+$/.test(fragment),
-  decoder: (key, facts) => ({
+function teknikCtr(key: string, facts: StoredFacts): Decoder {
+  return {
     format: 'teknik-ctr',
     plainSize: facts.size,
     async open(stored) {
       return cryptStream(stored, await createCipher(key, facts.iv));
     },
-  }),
-};
+  };
+}
 
-const FORMATS: readonly Format[] = [teknikCtr];
+/**
+ * The authenticated format: `ece1.<secret>`. Every record is checked before its bytes go out, and
+ * the end is checked too, so a changed, cut or extended file ends the stream with a
+ * LinkIntegrityError. A stored size no file of this format can have is refused before any fetch.
+ */
+function ece(secret: Uint8Array, facts: StoredFacts): Decoder {
+  const plainSize = ecePlaintextSize(facts.size);
+  if (plainSize === undefined) throw new LinkIntegrityError('header');
+  return {
+    format: 'ece1',
+    plainSize,
+    async open(stored) {
+      return eceDecryptStream(stored, secret);
+    },
+  };
+}
 
 /** The fragment of an address (everything after the first `#`, as Teknik's page read it). */
 export function fragmentOf(href: string): string | undefined {
@@ -56,17 +65,11 @@ export function fragmentOf(href: string): string | undefined {
 
 /**
  * The decoder a link needs. Throws LinkError (a sentence for a person) when the link has no key or
- * one no format accepts; the Teknik format's rules (characters, length) give its messages.
+ * one no format accepts, and LinkIntegrityError when the stored size cannot be the format's.
  */
 export function chooseDecoder(href: string, facts: StoredFacts): Decoder {
-  const fragment = fragmentOf(href) ?? '';
-  const format = FORMATS.find((f) => f.claims(fragment));
-  if (format === teknikCtr || !format) {
-    // Its checks give the sentence for a missing, empty or malformed key.
-    const { key } = parseLink(href);
-    return teknikCtr.decoder(key, facts);
-  }
-  return format.decoder(fragment, facts);
+  const link = parseShareLink(href);
+  return link.format === 'ece' ? ece(link.secret, facts) : teknikCtr(link.key, facts);
 }
 
-export { LinkError };
+export { LinkError, LinkIntegrityError };

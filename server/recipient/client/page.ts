@@ -3,7 +3,7 @@
 // in this browser and hands the file to the browser's download. Nothing it sends holds the key.
 import { formatBytes, t } from '../../../lib/i18n';
 import { asRecipientFile, RECIPIENT_DATA_ID, type RecipientFile } from '../../../lib/upload/download-page';
-import { chooseDecoder, LinkError } from './decoders';
+import { chooseDecoder, LinkError, LinkIntegrityError } from './decoders';
 import { connectPageMessages } from './language';
 import { saveName } from './names';
 import { NoWorker, type SaveRequest, type SaveResult, saveInMemory, saveThroughWorker } from './save';
@@ -24,14 +24,15 @@ function heading(): HTMLElement {
   return el('h1', {}, t('recipientHeading'));
 }
 
-function facts(file: RecipientFile): HTMLElement {
+/** The file's name and size; `size` is the file's own (the stored bytes of the authenticated format are more). */
+function facts(file: RecipientFile, size = file.size): HTMLElement {
   return el(
     'dl',
     {},
     el('dt', {}, t('recipientFileLabel')),
     el('dd', { className: 'name' }, saveName(file.name)),
     el('dt', {}, t('recipientSizeLabel')),
-    el('dd', {}, formatBytes(file.size)),
+    el('dd', {}, formatBytes(size)),
   );
 }
 
@@ -46,15 +47,17 @@ function failure(result: Exclude<SaveResult, { ok: true }>, size: number): strin
       return t('recipientCut', formatBytes(result.done ?? 0), formatBytes(size));
     case 'link':
       return result.message ?? t('linkNoKey');
+    case 'changed':
+      return new LinkIntegrityError(result.problem ?? 'changed').message;
     default:
       return t('recipientHttp', String(result.status ?? 0));
   }
 }
 
-async function download(file: RecipientFile, button: HTMLButtonElement): Promise<void> {
+async function download(file: RecipientFile, size: number, button: HTMLButtonElement): Promise<void> {
   button.disabled = true;
   const bar = el('progress', {});
-  bar.max = Math.max(file.size, 1);
+  bar.max = Math.max(size, 1);
   bar.value = 0;
   const status = el('p', { role: 'status' }, t('recipientPreparing'));
   button.after(bar, status);
@@ -64,7 +67,7 @@ async function download(file: RecipientFile, button: HTMLButtonElement): Promise
     bytes: new URL(file.bytes, location.href).href,
     onProgress(done) {
       bar.value = done;
-      status.textContent = t('recipientProgress', formatBytes(done), formatBytes(file.size));
+      status.textContent = t('recipientProgress', formatBytes(done), formatBytes(size));
     },
   };
   const script = document.querySelector<HTMLScriptElement>('script[data-worker]')!;
@@ -85,13 +88,13 @@ async function download(file: RecipientFile, button: HTMLButtonElement): Promise
     status.className = 'done';
   } else {
     bar.remove();
-    status.replaceWith(problem(failure(result, file.size)));
+    status.replaceWith(problem(failure(result, size)));
   }
 }
 
 /** Runs a download; an error nobody foresaw still ends in a sentence rather than a page that waits. */
-function downloadOrSay(file: RecipientFile, button: HTMLButtonElement): void {
-  download(file, button).catch((err: unknown) => {
+function downloadOrSay(file: RecipientFile, size: number, button: HTMLButtonElement): void {
+  download(file, size, button).catch((err: unknown) => {
     for (const busy of document.querySelectorAll('progress, [role="status"]')) busy.remove();
     button.after(problem(t('recipientBroken', String((err as Error)?.message ?? err))));
   });
@@ -103,9 +106,14 @@ function start(): void {
     show(heading(), problem(t('recipientNoFile')));
     return;
   }
+  let size: number;
   try {
-    chooseDecoder(location.href, { iv: file.iv, size: file.size });
+    size = chooseDecoder(location.href, { iv: file.iv, size: file.size }).plainSize;
   } catch (err) {
+    if (err instanceof LinkIntegrityError) {
+      show(heading(), facts(file), problem(err.message));
+      return;
+    }
     if (!(err instanceof LinkError)) throw err;
     const ask = err.problem === 'no-key' || err.problem === 'empty-key' ? [t('recipientAskSender')] : [];
     show(heading(), facts(file), problem(err.message, ...ask));
@@ -116,8 +124,8 @@ function start(): void {
     return;
   }
   const button = el('button', { type: 'button', id: 'download' }, t('recipientDownload'));
-  button.addEventListener('click', () => downloadOrSay(file, button));
-  show(heading(), facts(file), el('p', { className: 'note' }, t('recipientExplain')), button);
+  button.addEventListener('click', () => downloadOrSay(file, size, button));
+  show(heading(), facts(file, size), el('p', { className: 'note' }, t('recipientExplain')), button);
 }
 
 start();

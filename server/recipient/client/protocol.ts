@@ -1,5 +1,6 @@
 // Messages between the recipient page and its service worker. The key travels only here, inside
 // the browser: the page hands its own address (fragment included) to the worker by postMessage.
+import type { IntegrityProblem } from '../../../lib/crypto/integrity';
 
 /** Page → worker: get the stored bytes now and have the decoded file ready at /_hushdrop/stream/<id>. */
 export interface PrepareMessage {
@@ -24,14 +25,23 @@ export interface PingMessage {
 export type PageMessage = PrepareMessage | PingMessage;
 
 /** Why the bytes did not arrive, for the page to say in a sentence. */
-export type FailReason = 'gone' | 'http' | 'unreachable' | 'cut' | 'link';
+/** `changed`: the authenticated format found bytes that are not the uploaded ones (`message` says how). */
+export type FailReason = 'gone' | 'http' | 'unreachable' | 'cut' | 'link' | 'changed';
 
 /** Worker → page, on the MessageChannel port the prepare message carried. */
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'progress'; done: number }
   | { type: 'done'; done: number }
-  | { type: 'failed'; reason: FailReason; status?: number; done?: number; message?: string };
+  | {
+      type: 'failed';
+      reason: FailReason;
+      status?: number;
+      done?: number;
+      message?: string;
+      /** For `changed`: what was found (the page says it in its language; the worker has no messages). */
+      problem?: IntegrityProblem;
+    };
 
 /** The download address for a prepared id, under the worker's scope. */
 export const STREAM_PATH = 'stream/';

@@ -2,8 +2,9 @@
 // usual way): the file is decrypted as the download writes it, so memory stays small whatever its
 // size. In memory (where a browser offers no service worker, e.g. some private windows): the file is
 // decrypted into a Blob first and then saved; that holds the whole file.
+import type { IntegrityProblem } from '../../../lib/crypto/integrity';
 import type { RecipientFile } from '../../../lib/upload/download-page';
-import { chooseDecoder } from './decoders';
+import { chooseDecoder, LinkIntegrityError } from './decoders';
 import { saveName, saveType } from './names';
 import { type FailReason, type PrepareMessage, STREAM_PATH, type WorkerReply } from './protocol';
 import { CutError, counted, fetchStored } from './stored';
@@ -19,7 +20,14 @@ export interface SaveRequest {
 
 export type SaveResult =
   | { ok: true; done: number }
-  | { ok: false; reason: FailReason; status?: number; done?: number; message?: string };
+  | {
+      ok: false;
+      reason: FailReason;
+      status?: number;
+      done?: number;
+      message?: string;
+      problem?: IntegrityProblem;
+    };
 
 /** Thrown when no service worker could be started: nothing was fetched yet, so another way may try. */
 export class NoWorker extends Error {
@@ -116,6 +124,8 @@ export async function saveInMemory(request: SaveRequest): Promise<SaveResult> {
       done += step.value.length;
     }
   } catch (err) {
+    // Nothing was handed to the browser yet: the parts held so far are dropped with this function.
+    if (err instanceof LinkIntegrityError) return { ok: false, reason: 'changed', problem: err.problem };
     return { ok: false, reason: 'cut', done: err instanceof CutError ? err.done : done };
   }
   const url = URL.createObjectURL(new Blob(parts, { type: saveType(request.file.type) }));

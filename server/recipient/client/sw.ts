@@ -2,7 +2,7 @@
 // and answers the download address with the decrypted stream, so the browser writes the file to
 // disk as it is decrypted (how Send saved large files). Memory stays bounded by the streams'
 // queues. Its scope is /_hushdrop/, a path no upload can take.
-import { chooseDecoder } from './decoders';
+import { chooseDecoder, LinkIntegrityError } from './decoders';
 import { contentDisposition, saveType } from './names';
 import { type PageMessage, type PrepareMessage, STREAM_PATH, type WorkerReply } from './protocol';
 import { CutError, counted, fetchStored } from './stored';
@@ -73,7 +73,12 @@ async function prepare(m: PrepareMessage, port: MessagePort): Promise<void> {
   });
   const body = watched((await decoder.open(stored.body)).pipeThrough(progress), {
     end: () => reply({ type: 'done', done }),
-    fail: (err) => reply({ type: 'failed', reason: 'cut', done: err instanceof CutError ? err.done : done }),
+    fail: (err) =>
+      reply(
+        err instanceof LinkIntegrityError
+          ? { type: 'failed', reason: 'changed', problem: err.problem }
+          : { type: 'failed', reason: 'cut', done: err instanceof CutError ? err.done : done },
+      ),
   });
   const timer = setTimeout(() => {
     jobs.delete(m.id);

@@ -1,7 +1,9 @@
 // Chromium only: a recipient on a phone-sized screen with touch (Playwright's device emulation),
-// and a browser where no service worker may run (a context that blocks them). Firefox's Marionette
-// has neither: no device emulation with touch, and no switch that blocks service workers for one
-// context. The scenarios every browser runs are in ../recipient.e2e.test.ts.
+// a browser where no service worker may run (a context that blocks them), and the browser's own
+// verdict on a download the page stopped (Playwright's download.failure()). Firefox's Marionette
+// has none of these: no device emulation with touch, no switch that blocks service workers for one
+// context, and the Firefox driver sees finished downloads only. The scenarios every browser runs
+// are in ../recipient.e2e.test.ts.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Browser, chromium, devices, type Page } from 'playwright-core';
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../../testkit/chromium';
 import { serverSettings } from '../../testkit/settings';
 import { launchDriver } from '../driver/each-browser';
+import { changeStoredByte, uploadSealed } from '../support/sealed';
 import { serverForFile } from '../support/servers';
 import { uploadThroughPage } from '../support/uploads';
 
@@ -71,6 +74,26 @@ it('where no service worker may run, the file is decrypted in memory and saved t
     expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(
       0,
     );
+  } finally {
+    await ctx.close();
+  }
+});
+
+it('an authenticated file with a changed byte: the download fails in the browser, no file is kept', async () => {
+  const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
+  changeStoredByte(ref.server, changed.fileName, 2 * 1024 * 1024 + 100);
+  const ctx = await plain.newContext({ acceptDownloads: true });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(changed.link);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
+    // The first two megabytes went to the download before the changed record was found.
+    expect(await download.failure()).not.toBeNull();
+    await expect(download.path()).rejects.toThrow();
+    await expect
+      .poll(() => page.locator('[role="alert"]').textContent())
+      .toBe('This file was changed or cut short after it was uploaded; nothing was saved.');
+    expect(await page.locator('.done').count()).toBe(0);
   } finally {
     await ctx.close();
   }
