@@ -10,6 +10,7 @@ import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-cont
 import { cryptoRow, summarize } from './row-crypto';
 import { eceRow } from './row-ece';
 import { paymentsRow } from './row-payments';
+import { recipientRow } from './row-recipient';
 import { serverRow } from './row-server';
 import { uploadRow } from './row-upload';
 import { type BenchServer, startBenchServer } from './server';
@@ -26,10 +27,11 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f, h and i; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
+const RECIPIENT_BYTES = Number(process.env.BENCH_RECIPIENT_MIB ?? 1024) * MIB;
 const started = performance.now();
 const rows: Row[] = [];
 const log = (text: string) =>
@@ -312,6 +314,42 @@ async function rowsAtoF(
   }
 }
 
+async function rowI(tmp: string, server: BenchServer): Promise<void> {
+  log(
+    `h: a recipient opens a ${RECIPIENT_BYTES / MIB} MiB client-encrypted link in a plain Chromium, vs curl of the ciphertext`,
+  );
+  const browser = await launch();
+  try {
+    const i = await recipientRow(browser, server, tmp, RECIPIENT_BYTES, REPS);
+    log(`  ms per round: curl ${ms(i.curl)}; page ${ms(i.page.map((r) => r.ms))}`);
+    log(`  extra MiB per round: ${i.page.map((r) => Math.round(r.extraRss / MIB))}`);
+    if (!i.matches)
+      throw new Error('row i: a file saved through the recipient page differs from the original');
+    const curl = median(i.curl);
+    const page = median(i.page.map((r) => r.ms));
+    const extra = median(i.page.map((r) => r.extraRss));
+    const mb = (t: number) => fmt(mibps(RECIPIENT_BYTES, t), 0);
+    add(
+      'i1',
+      'recipient page download (fetch, decrypt in its service worker, save to disk) vs curl of the ciphertext to disk, throughput',
+      curl / page,
+      'none given',
+      undefined,
+      `${mb(page)} vs ${mb(curl)} MiB/s (${fmt(page / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s); saved files equal the original`,
+    );
+    add(
+      'i2',
+      'browser peak RSS − idle during i1 / file size',
+      extra / RECIPIENT_BYTES,
+      '≤ 0.1',
+      atMost(0.1),
+      `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(median(i.page.map((r) => r.idleRss)) / MIB, 0)} MiB`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
 async function rowG(extDir: string, tmp: string, server: BenchServer, tlsServer: BenchServer): Promise<void> {
   log('g: 4 GiB, client mode, streamed over HTTP/2 and the disk way over HTTP/1.1');
   const browser = await launch(extDir, [tlsServer.tls!.spkiSha256]);
@@ -384,6 +422,7 @@ async function main(): Promise<void> {
 
     if (BIG !== 'only') await rowsAtoF(extDir, tmp, server, tlsServer);
     if (BIG !== 'only' && wanted('h')) await rowH(extDir, tmp);
+    if (BIG !== 'only' && wanted('i')) await rowI(tmp, server);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

@@ -2,8 +2,8 @@
 // prints its table. Stops the run if it takes longer than 20 minutes (a quiet machine needs about
 // 8). Method: bench/README.md. `--4g` (npm run bench:4g) runs row g alone (a 4 GiB upload each way),
 // with 30 minutes.
-// Env: BENCH_ROWS (e.g. f), BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), BENCH_4G=1 (add row
-// g), CHROME_PATH.
+// Env: BENCH_ROWS (e.g. f), BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), BENCH_RECIPIENT_MIB
+// (default 1024, row i), BENCH_4G=1 (add row g), CHROME_PATH.
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 

@@ -1,15 +1,16 @@
-// `npm start` (Chromium) or `npm start -- --firefox`: build the extension, start the reference
-// server, and open the browser with Hushdrop loaded in a fresh profile that already points at
-// that server. `--no-build` uses the build already in .output.
+// `npm start` (Chromium) or `npm start -- --firefox`: build the extension, start the Hushdrop server,
+// and open the browser with Hushdrop loaded, both keeping their data between starts in the folders
+// README names (scripts/start/places.ts). `--no-build` uses the build already in .output.
 //
-// Whatever happens — a missing browser, a failed launch, Ctrl+C, the window closed — everything
-// this script started (server, browser, temporary folders) is stopped and removed, and a failure
-// is one sentence, not a stack trace. Runs under tsx (`npm start`), so it can use the testkit's
-// browser launchers.
+// The browser is the person's own: a persistent profile and the extension, nothing a test harness
+// adds (scripts/start/chromium.ts). The extension's default profile points at this server on
+// 127.0.0.1:8787; another PORT gets a profile of its own, written once through a short headless run.
+//
+// Whatever happens — a missing browser, a failed launch, Ctrl+C, the window closed — everything this
+// script started is stopped, and a failure is one sentence, not a stack trace. Runs under tsx.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const args = process.argv.slice(2);
@@ -22,9 +23,11 @@ class StartError extends Error {}
 const browserPath = firefox
   ? (process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr')
   : (process.env.CHROME_PATH ?? '/usr/bin/chromium');
+const browserName = firefox ? 'Firefox' : 'Chromium';
 const headless =
   process.env.HEADLESS === '1' ||
   (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY);
+const asRoot = process.getuid?.() === 0;
 
 // What has been started, in the order it must be stopped.
 const started = [];
@@ -39,29 +42,31 @@ function stopAll(code) {
 process.on('SIGINT', () => stopAll(130));
 process.on('SIGTERM', () => stopAll(143));
 
-function temporaryDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  started.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 function buildExtension() {
-  console.log(`Building the extension for ${firefox ? 'Firefox' : 'Chromium'}…`);
+  console.log(`Building the extension for ${browserName}…`);
   const r = spawnSync(
     process.execPath,
     ['node_modules/wxt/bin/wxt.mjs', 'build', ...(firefox ? ['-b', 'firefox'] : [])],
-    {
-      stdio: 'inherit',
-    },
+    { stdio: 'inherit' },
   );
   if (r.status !== 0) throw new StartError('The extension did not build; the messages above say why.');
 }
 
-/** Starts the reference server as a child (one process: node with tsx's loader); resolves its addresses. */
-async function startServer() {
-  const dataDir = temporaryDir('hushdrop-server-');
-  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/server/main.ts'], {
-    env: { ...process.env, PORT: process.env.PORT ?? '8787', DATA_DIR: dataDir },
+/** The file `npm run server` runs (package.json: "server": "tsx <file>"). */
+function serverEntry() {
+  const script = JSON.parse(readFileSync('package.json', 'utf8')).scripts.server;
+  const m = /^tsx\s+(\S+)$/.exec(script ?? '');
+  if (!m)
+    throw new StartError(`npm start cannot read how to start the server from package.json ("${script}").`);
+  return m[1];
+}
+
+/** Starts the server as a child (node with tsx's loader); resolves its addresses. */
+async function startServer(dataDir) {
+  mkdirSync(dataDir, { recursive: true });
+  const port = process.env.PORT ?? '8787';
+  const server = spawn(process.execPath, ['--import', 'tsx', serverEntry()], {
+    env: { ...process.env, PORT: port, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   started.push(async () => {
@@ -70,63 +75,105 @@ async function startServer() {
     server.kill('SIGTERM');
     await exited;
   });
-  const addresses = await new Promise((res, rej) => {
+  return new Promise((res, rej) => {
     const found = {};
     createInterface({ input: server.stdout }).on('line', (line) => {
       console.log(`[server] ${line}`);
       const m = /^(base_url|api_url|upload_url)=(.+)$/.exec(line);
       if (m) found[m[1]] = m[2];
-      if (found.base_url && found.api_url && found.upload_url) res(found);
+      if (found.base_url && found.api_url && found.upload_url)
+        res({ baseUrl: found.base_url, apiUrl: found.api_url, uploadUrl: found.upload_url });
     });
     server.on('exit', (code) =>
-      rej(
-        new StartError(
-          `The reference server stopped at start (exit ${code}); is port ${process.env.PORT ?? 8787} taken?`,
-        ),
-      ),
+      rej(new StartError(`The server stopped at start (exit ${code}); is port ${port} taken?`)),
     );
   });
-  return { addresses, dataDir };
 }
 
-async function profileFor(a) {
-  const { newProfile } = await import('../lib/settings/index.ts');
-  const profile = newProfile('local', 'Reference server (npm start)', {
-    variant: 'current',
-    baseUrl: a.base_url,
-    apiUrl: a.api_url,
-    uploadUrl: a.upload_url,
-  });
-  return { profiles: [profile], activeProfileId: 'local' };
+/** What npm start last wrote into the browser's settings, so that it writes only when that changes. */
+function markerFile(home) {
+  return join(home, `npm-start-${firefox ? 'firefox' : 'chromium'}.json`);
+}
+function needsSettings(home, addresses, defaultReaches) {
+  const file = markerFile(home);
+  if (!existsSync(file)) return !defaultReaches(addresses);
+  return readFileSync(file, 'utf8') !== JSON.stringify(addresses);
 }
 
-async function openChromium(settings) {
-  const { launchExtension } = await import('../tests/testkit/chromium.ts');
-  const browser = await launchExtension({ headless, executablePath: browserPath, handleSignals: false });
-  started.push(() => browser.close());
-  await browser.setSettings(settings);
-  const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
-  await page.goto(browser.url('upload.html'));
-  browser.ctx.on('close', () => stopAll(0));
-  return { upload: browser.url('upload.html'), options: browser.url('options.html') };
+async function openChromium(where, addresses) {
+  const chromium = await import('./start/chromium.ts');
+  const { defaultReaches, withStartProfile } = await import('./start/settings.ts');
+  const { SETTINGS_VERSION } = await import('../lib/settings/index.ts');
+  const holder = chromium.profileHolder(where.chromium);
+  if (holder)
+    throw new StartError(
+      `A Chromium (process ${holder}) already runs with npm start's profile in ${where.chromium}: close it first.`,
+    );
+  chromium.installBuild(resolve('.output/chrome-mv3'), where.chromiumExtension);
+  const options = {
+    executable: browserPath,
+    profile: where.chromium,
+    extension: where.chromiumExtension,
+    headless,
+    asRoot,
+    remoteDebugging: process.env.HUSHDROP_REMOTE_DEBUGGING === '1',
+  };
+  const page = (path) =>
+    `chrome-extension://${chromium.unpackedExtensionId(where.chromiumExtension)}/${path}`;
+  try {
+    if (needsSettings(where.home, addresses, defaultReaches)) {
+      console.log(`Pointing the extension at ${addresses.apiUrl} (a short headless start of the profile)…`);
+      await chromium.writeSettings(
+        options,
+        `${addresses.baseUrl}/`,
+        (s, v) => withStartProfile(s, v, addresses),
+        SETTINGS_VERSION,
+      );
+      writeFileSync(markerFile(where.home), JSON.stringify(addresses));
+    }
+    // The browser opens on the server's own page. Chromium blocks an extension page named on its
+    // command line (it is not web-accessible), and a person types or clicks their way there.
+    const browser = await chromium.launchChromium(options, `${addresses.baseUrl}/`);
+    started.push(() => chromium.stopProcess(browser));
+    browser.once('exit', () => stopAll(0));
+    return { upload: page('upload.html'), options: page('options.html'), pid: browser.pid };
+  } catch (err) {
+    throw new StartError(`Chromium at ${browserPath} did not start: ${firstLine(err)}`);
+  }
 }
 
-async function openFirefox(settings) {
-  const { launchFirefox } = await import('../tests/testkit/firefox.ts');
+async function openFirefox(where, addresses) {
+  const { launchFirefox } = await import('./start/firefox.ts');
+  const { defaultReaches, withStartProfile } = await import('./start/settings.ts');
+  const { SETTINGS_VERSION } = await import('../lib/settings/index.ts');
   // Interrupted while Firefox starts: the launch is abandoned and stops the process it spawned.
   const launching = new AbortController();
-  const launch = launchFirefox({ headless, executablePath: browserPath, signal: launching.signal });
+  const launch = launchFirefox({
+    executable: browserPath,
+    profile: where.firefox,
+    extension: resolve('.output/firefox-mv2'),
+    headless,
+    signal: launching.signal,
+  });
   const cancel = async () => {
     launching.abort();
     await launch.then((fx) => fx.close()).catch(() => {});
   };
   started.push(cancel);
-  const fx = await launch;
-  started.splice(started.indexOf(cancel), 1, () => fx.close());
-  await fx.setSettings(settings);
-  await fx.openUrl(fx.url('upload.html'));
+  let fx;
+  try {
+    fx = await launch;
+    started.splice(started.indexOf(cancel), 1, () => fx.close());
+    if (needsSettings(where.home, addresses, defaultReaches)) {
+      await fx.updateSettings((s, v) => withStartProfile(s, v, addresses), SETTINGS_VERSION);
+      writeFileSync(markerFile(where.home), JSON.stringify(addresses));
+    }
+    await fx.open(fx.url('upload.html'));
+  } catch (err) {
+    throw new StartError(`Firefox at ${browserPath} did not start: ${firstLine(err)}`);
+  }
   fx.process.once('exit', () => stopAll(0));
-  return { upload: fx.url('upload.html'), options: fx.url('options.html') };
+  return { upload: fx.url('upload.html'), options: fx.url('options.html'), pid: fx.process.pid };
 }
 
 try {
@@ -138,21 +185,27 @@ try {
         : `Chromium was not found at ${browserPath}: install it with \`apt-get install chromium\` (or set CHROME_PATH).`,
     );
   if (build) buildExtension();
-  const { addresses, dataDir } = await startServer();
-  if (headless) console.log('No display found (or HEADLESS=1): the browser runs headless.');
-  const pages = await (firefox ? openFirefox : openChromium)(await profileFor(addresses)).catch((err) => {
-    throw new StartError(
-      `${firefox ? 'Firefox' : 'Chromium'} at ${browserPath} did not start: ${firstLine(err)}`,
+  const { places } = await import('./start/places.ts');
+  const where = places();
+  const dataDir = process.env.DATA_DIR || where.server;
+  const addresses = await startServer(dataDir);
+  if (headless) console.log('No display found (or HEADLESS=1): the browser runs headless; Ctrl+C stops it.');
+  if (asRoot && !firefox)
+    console.log(
+      'Running as root: Chromium starts only without its sandbox (--no-sandbox) then. Run npm start as an ordinary user to keep the sandbox.',
     );
-  });
+  const pages = await (firefox ? openFirefox : openChromium)(where, addresses);
   console.log(`
-Hushdrop is running in ${firefox ? 'Firefox' : 'Chromium'}.
-  upload page   ${pages.upload}
+Hushdrop is running in ${browserName} (process ${pages.pid}).
+  upload page   ${pages.upload}${firefox ? '' : ' (or the Hushdrop button in the toolbar)'}
   settings      ${pages.options}
-  server        ${addresses.api_url} (data in ${dataDir})
+  server        ${addresses.apiUrl}
+  kept in       ${where.home} (browser profile${dataDir === where.server ? ' and server data' : `; server data in ${dataDir}`})
 Close the browser window${headless ? ' or press Ctrl+C' : ''} to stop.`);
 } catch (err) {
-  console.error(err instanceof StartError ? err.message : `npm start failed: ${firstLine(err)}`);
+  // Interrupted: the sentence would only say that it was.
+  if (!stopping)
+    console.error(err instanceof StartError ? err.message : `npm start failed: ${firstLine(err)}`);
   await stopAll(1);
 }
 

@@ -1,6 +1,7 @@
-// Teknik's download page (teknik.md §6): for a file whose key the server did not keep, a GET of
-// its URL gives an HTML page, not the bytes. Its inline script names the IV, the type, the file
-// name and the address to POST (`file=<name>&decrypt=false`) for the stored ciphertext. This file
+// Download pages: for a file whose key the server did not keep, a GET of its URL gives an HTML
+// page, not the bytes. Teknik's (teknik.md §6) names the IV, the type, the file name and the address
+// to POST (`file=<name>&decrypt=false`) for the stored ciphertext in its inline script; the Hushdrop
+// server's recipient page says the same in a non-executable JSON block (RecipientFile). This file
 // is the whole of that protocol: reading the page, and following it (open.ts calls it).
 import { t } from '../i18n';
 import { OpenLinkError } from './errors';
@@ -10,7 +11,10 @@ export interface DownloadPage {
   downloadDataUrl: string;
   fileName: string;
   fileType?: string;
+  /** Empty for the authenticated format, whose link's secret is all it takes. */
   iv: string;
+  /** `ece1`: the authenticated format (only the Hushdrop page says so). */
+  format?: 'ece1';
 }
 
 const ENTITIES: Record<string, string> = {
@@ -42,12 +46,58 @@ function variable(html: string, name: string): string | undefined {
   return m ? unquote(m[2]!) : undefined;
 }
 
-/** Reads a Teknik download page; undefined when the HTML is not one (e.g. an error page). */
+/** The id of the Hushdrop recipient page's `<script type="application/json">` block. */
+export const RECIPIENT_DATA_ID = 'hushdrop-file';
+
+/** What the Hushdrop recipient page says about its file, in its JSON block. */
+export interface RecipientFile {
+  /** The server's name for the file (its link's last segment). */
+  file: string;
+  /** The name it was uploaded with. */
+  name: string;
+  type: string;
+  /** Bytes stored (the Teknik format's ciphertext is as long as the file). */
+  size: number;
+  iv: string;
+  /** Where a POST gets the stored bytes (and uses up one download), relative to the page. */
+  bytes: string;
+  /** `ece1`: the authenticated format (`iv` is then empty); absent for the Teknik format. */
+  format?: 'ece1';
+}
+
+/** The JSON block's value as a RecipientFile; undefined when any field is missing or mistyped. */
+export function asRecipientFile(value: unknown): RecipientFile | undefined {
+  const v = (value ?? {}) as Record<string, unknown>;
+  const texts = ['file', 'name', 'type', 'iv', 'bytes'].every((k) => typeof v[k] === 'string');
+  if (v.format !== undefined && v.format !== 'ece1') return undefined;
+  if (!texts || v.file === '' || (v.iv === '' && v.format !== 'ece1') || v.bytes === '') return undefined;
+  if (!Number.isSafeInteger(v.size) || (v.size as number) < 0) return undefined;
+  const { file, name, type, size, iv, bytes, format } = v as unknown as RecipientFile;
+  return { file, name, type, size, iv, bytes, ...(format ? { format } : {}) };
+}
+
+/** The recipient page's block, read from its HTML; undefined when there is none (or it is broken). */
+function recipientFile(html: string): RecipientFile | undefined {
+  const m = new RegExp(`<script type="application/json" id="${RECIPIENT_DATA_ID}">([^<]*)</script>`).exec(
+    html,
+  );
+  if (!m) return undefined;
+  try {
+    return asRecipientFile(JSON.parse(m[1]!));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a Teknik download page or a Hushdrop recipient page; undefined for any other HTML. */
 export function parseDownloadPage(html: string, pageUrl: string): DownloadPage | undefined {
-  const downloadDataUrl = variable(html, 'downloadDataUrl');
-  const fileName = variable(html, 'fileName');
-  const iv = variable(html, 'iv');
-  if (!downloadDataUrl || !fileName || !iv) return undefined;
+  const block = recipientFile(html);
+  const downloadDataUrl = block ? block.bytes : variable(html, 'downloadDataUrl');
+  const fileName = block ? block.file : variable(html, 'fileName');
+  const iv = block ? block.iv : variable(html, 'iv');
+  const fileType = block ? block.type || undefined : variable(html, 'fileType');
+  const format = block?.format;
+  if (!downloadDataUrl || !fileName || (!iv && !format)) return undefined;
   let absolute: URL;
   try {
     absolute = new URL(downloadDataUrl, pageUrl);
@@ -55,7 +105,7 @@ export function parseDownloadPage(html: string, pageUrl: string): DownloadPage |
     return undefined;
   }
   if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') return undefined;
-  return { downloadDataUrl: absolute.href, fileName, fileType: variable(html, 'fileType'), iv };
+  return { downloadDataUrl: absolute.href, fileName, fileType, iv: iv ?? '', ...(format ? { format } : {}) };
 }
 
 /** The form Teknik's page posts for the stored bytes (`decrypt=false`: the browser decrypts). */
@@ -83,6 +133,8 @@ export async function followDownloadPage(
   res: Response,
   fileUrl: string,
   post: (url: string, init: RequestInit) => Promise<Response>,
+  /** The format the link's fragment names: a page is followed only when it says the same. */
+  linkFormat?: 'ece1',
 ): Promise<FileAnswer> {
   const type = res.headers.get('content-type')?.split(';')[0]?.trim();
   const length = Number(res.headers.get('content-length') ?? Number.NaN);
@@ -90,6 +142,8 @@ export async function followDownloadPage(
   const bytes = await res.arrayBuffer();
   const page = parseDownloadPage(new TextDecoder().decode(bytes), fileUrl);
   if (!page) return { response: new Response(bytes, { headers: res.headers }) };
+  // A Teknik key never decrypts an authenticated upload's bytes, nor the reverse.
+  if (page.format !== linkFormat) throw new OpenLinkError(t('linkFormatMismatch'));
   const where = new URL(page.downloadDataUrl);
   if (where.origin !== new URL(fileUrl).origin) throw new OpenLinkError(t('openElsewhere', where.host));
   const data = await post(page.downloadDataUrl, { method: 'POST', body: downloadDataForm(page) });

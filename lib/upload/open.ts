@@ -119,7 +119,12 @@ export async function openLink(
     let contentType = typeOf(res);
     let cipher = target.cipher;
     if (cipher) {
-      const answer = await followDownloadPage(res, target.url, get);
+      const answer = await followDownloadPage(
+        res,
+        target.url,
+        get,
+        cipher.format === 'ece' ? 'ece1' : undefined,
+      );
       res = answer.response;
       if (answer.iv && cipher.format !== 'ece') {
         cipher = { ...cipher, iv: answer.iv };

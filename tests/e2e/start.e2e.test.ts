@@ -1,12 +1,18 @@
 // Runs with the e2e suite: it needs the built extensions, as `npm start --no-build` does.
-// `npm start` fails cleanly: one sentence, and nothing it started is left running (the reference
-// server's port is free again, the browser it launched is gone).
+// `npm start` is a product start: a persistent browser profile and server data folder (under
+// HUSHDROP_HOME here, a temporary folder), and a browser with only the flags a person's own has.
+// It fails cleanly: one sentence, and nothing it started is left running.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
+import { debuggingEndpoint, settled } from '../../scripts/start/chromium';
+import { ChromiumPage } from './driver/chromium';
+import { countUploads } from './support/history';
+import { submitFile } from './support/uploads';
 
 const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-start-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -30,7 +36,7 @@ async function portIsFree(port: number): Promise<boolean> {
 
 function start(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.mjs', '--no-build', ...args], {
-    env: { ...process.env, HEADLESS: '1', ...env },
+    env: { ...process.env, DEBUG: '', HEADLESS: '1', HUSHDROP_HOME: join(tmp, 'home-unused'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -103,4 +109,113 @@ it('interrupted while the browser starts: the server and the browser are stopped
   expect(await run.exited).toBe(130);
   expect(await portIsFree(port)).toBe(true);
   expect(alive(browserPid)).toBe(false);
+});
+
+/** Switches of test harnesses (ours and Playwright's) that a person's browser never has. */
+const TEST_SWITCHES = [
+  '--disable-popup-blocking',
+  '--safebrowsing-disable-auto-update',
+  '--disable-client-side-phishing-detection',
+  '--disable-component-update',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--enable-automation',
+  '--remote-debugging-pipe',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-field-trial-config',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-back-forward-cache',
+  '--disable-breakpad',
+  '--disable-default-apps',
+  '--disable-dev-shm-usage',
+  '--disable-hang-monitor',
+  '--disable-ipc-flooding-protection',
+  '--disable-prompt-on-repost',
+  '--disable-renderer-backgrounding',
+  '--force-color-profile=srgb',
+  '--metrics-recording-only',
+  '--no-service-autorun',
+  '--allow-pre-commit-input',
+  '--disable-search-engine-choice-screen',
+  '--unsafely-disable-devtools-self-xss-warnings',
+  '--enable-unsafe-swiftshader',
+  '--disable-infobars',
+];
+
+/** The command line of a running process, one argument per entry. */
+const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+/** Starts npm start with `env`, waits until it runs, and connects to its browser. */
+async function startAndConnect(env: Record<string, string>) {
+  const run = start([], env);
+  await expect
+    .poll(() => run.out() + run.err(), { timeout: 180_000 })
+    .toMatch(/Hushdrop is running in Chromium \(process \d+\)|did not start|failed/);
+  expect(run.err()).toBe('');
+  const pid = Number(/Hushdrop is running in Chromium \(process (\d+)\)/.exec(run.out())![1]);
+  const upload = /upload page\s+(\S+)/.exec(run.out())![1]!;
+  const profile = join(env.HUSHDROP_HOME!, 'chromium');
+  await expect.poll(() => debuggingEndpoint(profile)).toBeDefined();
+  const endpoint = debuggingEndpoint(profile)!;
+  const id = new URL(upload).host;
+  await expect.poll(() => settled(endpoint, id), { timeout: 60_000 }).toBe(true);
+  const browser = await chromium.connectOverCDP(endpoint);
+  return { run, pid, upload, browser, ctx: browser.contexts()[0]! };
+}
+
+it('twice in a row: an upload made in the first is still listed in the second; a person’s flags only', async () => {
+  const home = join(tmp, 'home');
+  const port = await freePort();
+  // The test drives the browser over the DevTools protocol: that one switch is there because it asks.
+  const env = { HUSHDROP_HOME: home, PORT: String(port), HUSHDROP_REMOTE_DEBUGGING: '1' };
+  const original = Buffer.from(`kept between starts ${Date.now()}\n`);
+
+  const first = await startAndConnect(env);
+  let link: string;
+  try {
+    const args = cmdline(first.pid);
+    expect(args.filter((a) => TEST_SWITCHES.includes(a) || /^--disable-features=/.test(a))).toEqual([]);
+    expect(args).toContain(`--user-data-dir=${join(home, 'chromium')}`);
+    expect(args).toContain(`--load-extension=${join(home, 'chromium-extension')}`);
+    expect(args).toContain('--remote-debugging-port=0');
+    const root = process.getuid?.() === 0;
+    expect(args.includes('--no-sandbox')).toBe(root);
+    if (root) expect(first.run.out()).toMatch(/Running as root: Chromium starts only without its sandbox/);
+    expect(first.run.out()).toContain(`kept in       ${home} (browser profile and server data)`);
+
+    const page = await first.ctx.newPage();
+    await page.goto(first.upload);
+    link = await submitFile(new ChromiumPage(page), {
+      name: 'kept.txt',
+      mimeType: 'text/plain',
+      buffer: original,
+    });
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/u/\\w+\\.txt#[A-Za-z0-9]{32}$`));
+    expect(await page.evaluate(countUploads)).toBe(1);
+  } finally {
+    first.run.child.kill('SIGINT');
+  }
+  expect(await first.run.exited).toBe(130);
+  expect(alive(first.pid)).toBe(false);
+  expect(await portIsFree(port)).toBe(true);
+
+  const second = await startAndConnect(env);
+  try {
+    // The profile held no settings to write this time, so no headless start came first.
+    expect(second.run.out()).not.toContain('Pointing the extension at');
+    const list = await second.ctx.newPage();
+    await list.goto(second.upload.replace('upload.html', 'uploads.html'));
+    await list.locator('tbody tr', { hasText: 'kept.txt' }).waitFor();
+    expect(await list.evaluate(countUploads)).toBe(1);
+    // The server's data folder is the persistent one: the stored bytes are still there.
+    const stored = readdirSync(join(home, 'server', 'files')).filter((f) => !f.endsWith('.part'));
+    expect(stored.map((f) => statSync(join(home, 'server', 'files', f)).size)).toEqual([original.length]);
+  } finally {
+    second.run.child.kill('SIGINT');
+  }
+  expect(await second.run.exited).toBe(130);
 });

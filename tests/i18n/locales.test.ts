@@ -24,7 +24,7 @@ function* sources(dir: string): Generator<string> {
   }
 }
 const codeFiles = [
-  ...['lib', 'platform', 'components', 'entrypoints'].flatMap((d) => [...sources(d)]),
+  ...['lib', 'platform', 'components', 'entrypoints', 'server/recipient'].flatMap((d) => [...sources(d)]),
   'wxt.config.ts',
 ];
 const code = codeFiles.map((f) => readFileSync(f, 'utf8')).join('\n');

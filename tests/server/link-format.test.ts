@@ -1,9 +1,11 @@
 // The `linkFormat` field (issue 17): a client-encrypted upload in the authenticated format is stored
 // as sent and recorded as ece1; the server never receives its secret, and refuses what cannot be one.
+
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eceEncryptBytes, randomSecret, secretText } from '../../lib/crypto';
 import { fetchTransport, sendUpload } from '../../lib/upload';
+import { storedBytes } from '../testkit/stored-bytes';
 import { findInRecorded } from './record';
 import {
   bytesOf,
@@ -42,7 +44,7 @@ describe('uploads in the ece1 link format', () => {
     expect(stored.key).toBeNull();
     expect(stored.iv).toBeNull();
     expect(new Uint8Array(await readFile(stored.path))).toEqual(sealed);
-    expect((await getBytes(result.url)).bytes).toEqual(sealed);
+    expect((await storedBytes(result.url)).bytes).toEqual(sealed);
     expect(findInRecorded(t.server, secret)).toEqual([]);
     expect(findInRecorded(t.server, bytesOf(secretText(secret)))).toEqual([]);
     expect(findInRecorded(t.server, plain.subarray(70_000, 70_032))).toEqual([]);

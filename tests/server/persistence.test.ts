@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../server/config/settings';
+import { storedBytes } from '../testkit/stored-bytes';
 import { type ProductServer, startProductServer } from './product-cli';
 import { bytesOf, form, getBytes, post, randomBytesOf, teknikCtr } from './test-helpers';
 
@@ -69,7 +70,7 @@ describe('the data folder', () => {
     expect(await server.stop()).toBe(0);
     server = await start(dataDir);
     const rebased = (url: string) => url.replace(/^http:\/\/[^/]+/, server.baseUrl);
-    expect((await getBytes(rebased(client.url))).bytes).toEqual(cipher);
+    expect((await storedBytes(rebased(client.url))).bytes).toEqual(cipher);
     expect((await getBytes(rebased(kept.url))).bytes).toEqual(plain);
     // The view counted before the restart still counts: one view left.
     expect((await getBytes(rebased(twoViews.url))).status).toBe(200);
@@ -78,7 +79,7 @@ describe('the data folder', () => {
     // A crash (SIGKILL: no cleanup at all), then a start: the lock it left is taken over, nothing is lost.
     await server.stop('SIGKILL');
     server = await start(dataDir);
-    expect((await getBytes(rebased(client.url))).bytes).toEqual(cipher);
+    expect((await storedBytes(rebased(client.url))).bytes).toEqual(cipher);
     expect((await getBytes(rebased(kept.url))).bytes).toEqual(plain);
     const deleted = await fetch(`${rebased(client.url)}/${client.deletionKey}`);
     expect(await deleted.text()).toContain('has been Deleted');

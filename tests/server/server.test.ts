@@ -1,6 +1,7 @@
 import { readFile, truncate } from 'node:fs/promises';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../testkit/stored-bytes';
 import {
   bytesOf,
   currentUploadUrl,
@@ -170,7 +171,10 @@ describe('encryption modes', () => {
     expect(stored).toMatchObject({ key: null, saved: false, iv: r.iv, encrypted: true });
     const onDisk = new Uint8Array(await readFile(stored.path));
     expect(teknikCtr(r.key, r.iv, onDisk)).toEqual(plain);
-    expect((await getBytes(`${t.server.uploadUrl}/${r.fileName}`)).bytes).toEqual(onDisk);
+    expect(await storedBytes(`${t.server.uploadUrl}/${r.fileName}`)).toMatchObject({
+      bytes: onDisk,
+      viaPage: true,
+    });
   });
 
   it('uses a passed key and IV (known answers for AES-256 and AES-128)', async () => {
@@ -215,9 +219,9 @@ describe('encryption modes', () => {
     const stored = t.server.stored(r.fileName)!;
     expect(stored).toMatchObject({ key: null, iv, saved: false, encrypted: false });
     expect(new Uint8Array(await readFile(stored.path))).toEqual(cipher);
-    const got = await getBytes(r.url);
-    expect(got.bytes).toEqual(cipher);
-    expect(got.headers.get('content-type')).toBe('image/png');
+    // The link opens the recipient page, which names the type; its POST gives the bytes as stored.
+    expect((await getBytes(r.url)).headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await storedBytes(r.url)).toMatchObject({ bytes: cipher, viaPage: true });
   });
 
   it('encrypt=false with a key: saveKey=false puts it in the fragment, saveKey=true decrypts downloads', async () => {
@@ -240,7 +244,7 @@ describe('encryption modes', () => {
     expect(r.url).toBe(`${t.server.uploadUrl}/${r.fileName}#${key}`);
     expect(r.key).toBe(key);
     expect(t.server.stored(r.fileName)).toMatchObject({ key: null, saved: false });
-    expect((await getBytes(`${t.server.uploadUrl}/${r.fileName}`)).bytes).toEqual(cipher);
+    expect((await storedBytes(`${t.server.uploadUrl}/${r.fileName}`)).bytes).toEqual(cipher);
   });
 
   it('honours fields that arrive after the file part', async () => {

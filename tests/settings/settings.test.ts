@@ -95,7 +95,7 @@ describe('settings helpers', () => {
     const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 1000, kind: 'at-most' as const } };
     expect(sizeProblem(p, 1000)).toBeUndefined();
     expect(sizeProblem(p, 1001)).toBe(
-      'This file is 1,001 bytes, but Local reference server only takes files of at most 1,000 bytes. Nothing was sent.',
+      'This file is 1,001 bytes, but Hushdrop server on this computer only takes files of at most 1,000 bytes. Nothing was sent.',
     );
   });
 
@@ -103,10 +103,10 @@ describe('settings helpers', () => {
     const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 512 * 1024, kind: 'below' as const } };
     expect(sizeProblem(p, 512 * 1024 - 1)).toBeUndefined();
     expect(sizeProblem(p, 512 * 1024)).toBe(
-      'This file is 512 KiB, but Local reference server only takes files smaller than 512 KiB. Nothing was sent.',
+      'This file is 512 KiB, but Hushdrop server on this computer only takes files smaller than 512 KiB. Nothing was sent.',
     );
     expect(tooLargeSentence(p, p.sizeLimit)).toBe(
-      'The file is too large for Local reference server: it only takes files smaller than 512 KiB.',
+      'The file is too large for Hushdrop server on this computer: it only takes files smaller than 512 KiB.',
     );
   });
 });

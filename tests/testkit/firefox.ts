@@ -29,6 +29,8 @@ export interface FirefoxOptions {
   executablePath?: string;
   /** Abandons a launch still under way (the process it spawned is stopped). */
   signal?: AbortSignal;
+  /** false: a plain Firefox, a recipient who has no Hushdrop (its pages are opened with openUrl). */
+  extension?: boolean;
 }
 
 /** Runs a function's source in Marionette's current context, awaiting its promise. */
@@ -202,10 +204,11 @@ function prefs(uuid: string, downloads: string): Record<string, unknown> {
   };
 }
 
-/** Starts Firefox with the built extension installed as a temporary add-on. */
+/** Starts Firefox with the built extension installed as a temporary add-on (or without it). */
 export async function launchFirefox(options: FirefoxOptions = {}): Promise<FirefoxBrowser> {
   const firefox = options.executablePath ?? FIREFOX_PATH;
-  if (!existsSync(join(FIREFOX_BUILD, 'manifest.json')))
+  const withExtension = options.extension ?? true;
+  if (withExtension && !existsSync(join(FIREFOX_BUILD, 'manifest.json')))
     throw new Error(`No Firefox build at ${FIREFOX_BUILD}: run \`npm run build:firefox\` first.`);
   if (!existsSync(firefox))
     throw new Error(`Firefox is not at ${firefox}: install it with \`apt-get install firefox-esr\`.`);
@@ -245,10 +248,11 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Firef
     );
     const m = await Marionette.connect(port);
     await m.send('WebDriver:NewSession', { capabilities: { alwaysMatch: { acceptInsecureCerts: false } } });
-    await m.send('Addon:Install', { path: FIREFOX_BUILD, temporary: true });
+    if (withExtension) await m.send('Addon:Install', { path: FIREFOX_BUILD, temporary: true });
     const home = await m.send<string>('WebDriver:GetWindowHandle').then((r: any) => r.value ?? r);
     const fx = new FirefoxBrowser(m, child, profile, home, UUID);
-    await fx.inWindow(home, (mm) => mm.send('WebDriver:Navigate', { url: fx.url('icon/16.png') }));
+    if (withExtension)
+      await fx.inWindow(home, (mm) => mm.send('WebDriver:Navigate', { url: fx.url('icon/16.png') }));
     return fx;
   } catch (err) {
     await stopProcess(child);

@@ -2,7 +2,7 @@
 // part of tests/ that code outside tests/ may import. Browser launch recipes (chromium.ts,
 // firefox.ts over marionette.ts), process memory from /proc (memory.ts), settings written the one
 // way (settings.ts), large random files (files.ts), opening a link as the README documents it
-// (links.ts), the extension's private files (opfs.ts), the reference server (server.ts), and
+// (links.ts; stored-bytes.ts for links that open the recipient page), the extension's private files (opfs.ts), the reference server (server.ts), and
 // waiting on a condition (wait.ts).
 // Imported by path rather than from here, as they load the payment code and the BIP70 corpus:
 // the fuzz inputs (fuzz.ts) and the corpus reader (corpus.ts). `npm start` imports the launch
@@ -15,4 +15,5 @@ export * from './memory';
 export * from './opfs';
 export * from './server';
 export * from './settings';
+export * from './stored-bytes';
 export * from './wait';

@@ -4,6 +4,7 @@
 import { createDecipheriv, createHash, type Decipher } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { storedBytes } from './stored-bytes';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -18,11 +19,11 @@ export function decipherFor(key: string): Decipher {
   return createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), Buffer.from(ivFromKey(key), 'utf8'));
 }
 
-/** Fetches what a link points at and decrypts it with the key in its fragment. */
+/** Fetches what a link points at (as a program does: README, "Recipients") and decrypts it with its key. */
 export async function openLink(link: string): Promise<Buffer> {
-  const [url, key] = link.split('#') as [string, string];
+  const key = link.split('#')[1]!;
   const d = decipherFor(key);
-  const cipher = Buffer.from(await (await fetch(url)).arrayBuffer());
+  const cipher = Buffer.from((await storedBytes(link)).bytes);
   return Buffer.concat([d.update(cipher), d.final()]);
 }
 

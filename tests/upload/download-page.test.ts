@@ -40,3 +40,37 @@ describe("Teknik's download page", () => {
     ).toBeUndefined();
   });
 });
+
+describe('the Hushdrop recipient page', () => {
+  const block = (json: string) =>
+    `<!DOCTYPE html><html><head><script type="application/json" id="hushdrop-file">${json}</script>` +
+    `<script src="../_hushdrop/recipient.js" defer></script></head><body><main id="app"></main></body></html>`;
+  const file = {
+    file: 'AbCdE.png',
+    name: 'photo <1>.png',
+    type: 'image/png',
+    size: 1234,
+    iv: 'VY3CdcZ6gKGKHh0T',
+    bytes: '../_hushdrop/file/AbCdE.png',
+  };
+
+  it('reads its JSON block (no script runs), the bytes address made absolute', () => {
+    const json = JSON.stringify(file).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+    expect(parseDownloadPage(block(json), 'https://files.example/u/AbCdE.png')).toEqual({
+      downloadDataUrl: 'https://files.example/_hushdrop/file/AbCdE.png',
+      fileName: 'AbCdE.png',
+      fileType: 'image/png',
+      iv: 'VY3CdcZ6gKGKHh0T',
+    });
+  });
+
+  it('refuses a block that is broken, incomplete or points at a script', () => {
+    const url = 'https://files.example/u/AbCdE.png';
+    expect(parseDownloadPage(block('{"file":'), url)).toBeUndefined();
+    expect(parseDownloadPage(block(JSON.stringify({ ...file, iv: undefined })), url)).toBeUndefined();
+    expect(parseDownloadPage(block(JSON.stringify({ ...file, size: -1 })), url)).toBeUndefined();
+    expect(
+      parseDownloadPage(block(JSON.stringify({ ...file, bytes: 'javascript:alert(1)' })), url),
+    ).toBeUndefined();
+  });
+});

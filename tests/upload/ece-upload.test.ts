@@ -2,6 +2,7 @@
 // the wire (the format named, no secret, no plaintext), what is stored (exactly storedSize bytes that
 // Node's OpenSSL opens), and what a holder of the link gets back, or is refused once the stored
 // bytes have been changed.
+
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import {
 } from '../../lib/upload';
 import { nodeEceDecrypt } from '../crypto/ece-node';
 import { findInRecorded, type ReferenceServer, startServer } from '../server/server';
+import { storedBytes } from '../testkit/stored-bytes';
 
 let server: ReferenceServer;
 let dataDir: string;
@@ -106,7 +108,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
 
     const link = parseShareLink(shareLink(result, secret));
     expect(link).toEqual({ format: 'ece', url: result.url, secret });
-    const got = new Uint8Array(await (await fetch(link.url)).arrayBuffer());
+    const got = (await storedBytes(link.url)).bytes;
     expect(Buffer.from(await eceDecryptBytes(got, secret)).equals(plain)).toBe(true);
   });
 
@@ -117,7 +119,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     const stored = await readFile(path);
     stored[stored.length - 100]! ^= 0x20;
     await writeFile(path, stored);
-    const got = new Uint8Array(await (await fetch(result.url)).arrayBuffer());
+    const got = (await storedBytes(result.url)).bytes;
     const error = await eceDecryptBytes(got, secret).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LinkIntegrityError);
     expect(error).toMatchObject({ problem: 'changed', record: 1 });

@@ -19,6 +19,7 @@ import {
   type Variant,
 } from '../../lib/upload';
 import { type Fault, findInRecorded, type ReferenceServer, startServer } from '../server/server';
+import { storedBytes } from '../testkit/stored-bytes';
 
 const ACCOUNT = { username: 'jörg', token: 'tøken' };
 const NOW = Date.parse('2030-01-15T12:00:00Z');
@@ -76,9 +77,10 @@ async function clientEncrypt(plain: Uint8Array<ArrayBuffer>) {
   return { key, iv, body: new Blob(chunks) };
 }
 
+/** The stored bytes behind a link, as a program gets them (through the recipient page when it opens one). */
 async function download(url: string): Promise<{ status: number; bytes: Buffer }> {
-  const response = await fetch(url.split('#')[0]!);
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  const { status, bytes } = await storedBytes(url);
+  return { status, bytes: Buffer.from(bytes) };
 }
 
 const plainFile = () => new Uint8Array(randomBytes(70_000 + Math.floor(Math.random() * 1000)));

@@ -15,7 +15,12 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { Settings } from '../../../lib/settings';
-import { type ExtensionBrowser, launchExtension } from '../../testkit/chromium';
+import {
+  type ChromiumBrowser,
+  type ExtensionBrowser,
+  launchChromium,
+  launchExtension,
+} from '../../testkit/chromium';
 import { treeMemory } from '../../testkit/memory';
 import type { Driver, DriverPage, FileSpec, JobView, LaunchOptions, MenuEntry, Target } from './driver';
 
@@ -148,6 +153,23 @@ async function startBlankSite() {
   };
 }
 
+/** A Chromium without Hushdrop (a recipient's), kept as the driver keeps one: its extension parts fail. */
+function plainBrowser(b: ChromiumBrowser): ExtensionBrowser {
+  const none = (): never => {
+    throw new Error('This Chromium was launched without Hushdrop.');
+  };
+  return {
+    ...b,
+    get sw() {
+      return none();
+    },
+    extId: '',
+    url: none,
+    open: none,
+    setSettings: none,
+  };
+}
+
 export class ChromiumDriver implements Driver {
   readonly name = 'chromium' as const;
   static readonly can = { pasteFiles: true };
@@ -167,6 +189,8 @@ export class ChromiumDriver implements Driver {
   }
 
   static async launch(options: LaunchOptions = {}): Promise<ChromiumDriver> {
+    if (options.plain)
+      return new ChromiumDriver(plainBrowser(await launchChromium({ extensionDir: false })), new Set());
     const hosts = [...(options.grantHosts ?? []), ...(options.allowWhenAsked ?? [])];
     const browser = await launchExtension({ grantHosts: hosts.map((h) => `http://${h}/*`) });
     await browser.sw.evaluate(recordNotifications);

@@ -98,6 +98,11 @@ export interface LaunchOptions {
    * granted at launch, as grantHosts are, and permissionPrompt(host, 'allow') has nothing to do.
    */
   allowWhenAsked?: string[];
+  /**
+   * A browser without Hushdrop: a recipient's, who opens a link (openUrl, download, pages). What
+   * needs the extension (open, settings, storage, jobs, menus, notifications) fails in it.
+   */
+  plain?: boolean;
 }
 
 export interface Driver {

@@ -249,7 +249,7 @@ export class FirefoxDriver implements Driver {
   private constructor(readonly fx: FirefoxBrowser) {}
 
   static async launch(options: LaunchOptions = {}): Promise<FirefoxDriver> {
-    const fx = await launchFirefox();
+    const fx = await launchFirefox({ extension: !options.plain });
     try {
       if (options.grantHosts?.length) await fx.grantOrigins(options.grantHosts.map((h) => `http://${h}/*`));
     } catch (err) {

@@ -1,0 +1,47 @@
+// Messages between the recipient page and its service worker. The key travels only here, inside
+// the browser: the page hands its own address (fragment included) to the worker by postMessage.
+import type { IntegrityProblem } from '../../../lib/crypto/integrity';
+
+/** Page → worker: get the stored bytes now and have the decoded file ready at /_hushdrop/stream/<id>. */
+export interface PrepareMessage {
+  type: 'prepare';
+  /** Random; names the download address, which therefore holds nothing secret. */
+  id: string;
+  /** The page's address, fragment (the key) included. */
+  href: string;
+  /** Absolute address to POST for the stored bytes. */
+  bytes: string;
+  iv: string;
+  size: number;
+  name: string;
+  fileType: string;
+}
+
+/** Page → worker, every few seconds while a download runs: keeps an idle-stopping worker alive. */
+export interface PingMessage {
+  type: 'ping';
+}
+
+export type PageMessage = PrepareMessage | PingMessage;
+
+/** Why the bytes did not arrive, for the page to say in a sentence. */
+/** `changed`: the authenticated format found bytes that are not the uploaded ones (`message` says how). */
+export type FailReason = 'gone' | 'http' | 'unreachable' | 'cut' | 'link' | 'changed';
+
+/** Worker → page, on the MessageChannel port the prepare message carried. */
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'progress'; done: number }
+  | { type: 'done'; done: number }
+  | {
+      type: 'failed';
+      reason: FailReason;
+      status?: number;
+      done?: number;
+      message?: string;
+      /** For `changed`: what was found (the page says it in its language; the worker has no messages). */
+      problem?: IntegrityProblem;
+    };
+
+/** The download address for a prepared id, under the worker's scope. */
+export const STREAM_PATH = 'stream/';

@@ -1,0 +1,171 @@
+// Links that open for anyone: files uploaded by the real extension in client mode (both API
+// variants) are opened where Hushdrop is not installed, in a plain Chromium and a plain Firefox,
+// through the recipient page and the browser's own download. The saved file must equal the
+// original, and no request the server received may hold the key. (The phone-sized Chromium and a
+// Chromium that blocks service workers are in chromium/recipient-chromium.e2e.test.ts.)
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_UPLOAD } from '../../lib/settings';
+import { findInRecorded } from '../testkit/server';
+import { serverSettings } from '../testkit/settings';
+import { until } from '../testkit/wait';
+import type { Driver, DriverPage } from './driver/driver';
+import { BROWSERS, forEachBrowser, launchDriver } from './driver/each-browser';
+import { seriousViolations } from './support/axe';
+import { changeStoredByte, uploadSealed } from './support/sealed';
+import { serverForFile } from './support/servers';
+import { fileNameOf, uploadThroughPage } from './support/uploads';
+
+interface Uploaded {
+  link: string;
+  original: Buffer;
+  name: string;
+}
+
+const ref = serverForFile({ record: true });
+const uploads = {} as Record<
+  'current' | 'legacy' | `once-${string}` | `sealed-${string}` | `changed-${string}`,
+  Uploaded
+>;
+/** Where a byte of each changed file was flipped: past the first megabytes, which the browser has by then. */
+const CHANGED_AT = 2 * 1024 * 1024 + 100;
+
+beforeAll(async () => {
+  // The sender: the real extension, client mode (the default), each variant.
+  const sender = await launchDriver(BROWSERS[0]!);
+  try {
+    const upload = async (variant: 'current' | 'legacy', name: string, extra = {}) => {
+      await sender.setSettings(serverSettings(ref.server, variant, extra));
+      const original = randomBytes(3 * 1024 * 1024 + 17);
+      const link = await uploadThroughPage(sender, { name, mimeType: 'application/pdf', buffer: original });
+      expect(link).toMatch(/#[A-Za-z0-9]{32}$/);
+      return { link, original, name };
+    };
+    uploads.current = await upload('current', 'Bericht März.pdf');
+    uploads.legacy = await upload('legacy', 'legacy report.pdf');
+    for (const browser of BROWSERS)
+      uploads[`once-${browser}`] = await upload('legacy', `once-${browser}.pdf`, {
+        defaults: { ...DEFAULT_UPLOAD, expireUnit: 'view', expireLength: 1 },
+      });
+  } finally {
+    await sender.close();
+  }
+  // The authenticated format, sealed as lib/crypto seals it (the extension's upload of it is its own test).
+  for (const browser of BROWSERS) {
+    uploads[`sealed-${browser}`] = await uploadSealed(ref.server, 'sealed.pdf', 3 * 1024 * 1024 + 5);
+    const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
+    changeStoredByte(ref.server, changed.fileName, CHANGED_AT);
+    uploads[`changed-${browser}`] = changed;
+  }
+}, 180_000);
+
+/** Opens a link, presses the page's button, and returns the saved file once the page says it is done. */
+async function save(d: Driver, page: DriverPage): Promise<{ bytes: Buffer; name: string }> {
+  await page.waitFor('#download', { visible: true });
+  const saved = await d.download(page, () => page.click('#download'));
+  await page.waitFor('.done');
+  return { bytes: readFileSync(saved.path), name: saved.fileName };
+}
+
+const workers = (page: DriverPage) =>
+  page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length));
+
+forEachBrowser({ plain: true }, (d) => {
+  for (const variant of ['current', 'legacy'] as const) {
+    it(`the ${variant} link saves the original file, with its name`, async () => {
+      const { link, original, name } = uploads[variant];
+      const page = await d.openUrl(link);
+      const saved = await save(d, page);
+      expect(saved.name).toBe(name);
+      expect(saved.bytes.equals(original)).toBe(true);
+      expect(await page.text('main')).toContain(`Done: “${name}” is in your downloads.`);
+      // It went through the service worker, not the in-memory way.
+      expect(await workers(page)).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot(`recipient-${variant}`);
+      await page.close();
+    });
+  }
+
+  it('an authenticated link (#ece1.) saves the original file, every record checked', async () => {
+    const { link, original, name } = uploads[`sealed-${d.name}`];
+    const page = await d.openUrl(link);
+    const saved = await save(d, page);
+    expect(saved.name).toBe(name);
+    expect(saved.bytes.equals(original)).toBe(true);
+    await page.close();
+  });
+
+  it('an authenticated file with one changed byte: the page says so, and says nothing was saved', async () => {
+    const page = await d.openUrl(uploads[`changed-${d.name}`].link);
+    await page.waitFor('#download', { visible: true });
+    await page.click('#download');
+    const said = await until(async () => (await page.text('[role="alert"]')) || undefined, 'the alert');
+    expect(said).toBe('This file was changed or cut short after it was uploaded; nothing was saved.');
+    expect(await page.count('.done')).toBe(0);
+    await page.screenshot('recipient-changed');
+    await page.close();
+  });
+
+  it('a link without its key says that a key is needed, and offers no download', async () => {
+    const page = await d.openUrl(uploads.current.link.split('#')[0]!);
+    const said = await until(async () => (await page.text('[role="alert"]')) || undefined, 'the alert');
+    expect(said).toMatch(/has no key/);
+    expect(said).toMatch(/Ask the sender for the whole link/);
+    expect(await page.count('#download')).toBe(0);
+    await page.screenshot('recipient-no-key');
+    await page.close();
+  });
+
+  it('a one-download link survives three link previews, gives the file to the first person only', async () => {
+    const { link, original } = uploads[`once-${d.name}`];
+    const fileName = fileNameOf(link);
+    expect(ref.server.stored(fileName)?.maxDownloads).toBe(1);
+    // Slack, WhatsApp and Discord fetch a pasted link to build a card; each gets the page.
+    for (const headers of [
+      { 'User-Agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', Accept: '*/*' },
+      { 'User-Agent': 'WhatsApp/2.23.20.0 A', Accept: 'text/html,*/*;q=0.8' },
+      { 'User-Agent': 'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)', Accept: '*/*' },
+    ]) {
+      const res = await fetch(link, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+    expect(ref.server.stored(fileName)?.downloads).toBe(0);
+
+    // A second person has the page open already, before the first one downloads.
+    const late = await d.openUrl(link);
+    await late.waitFor('#download', { visible: true });
+    const first = await d.openUrl(link);
+    expect((await save(d, first)).bytes.equals(original)).toBe(true);
+    await first.close();
+
+    await late.click('#download');
+    const said = await until(async () => (await late.text('[role="alert"]')) || undefined, 'the alert');
+    expect(said).toMatch(/no longer here/);
+    expect(await late.count('.done')).toBe(0);
+    await late.screenshot('recipient-used-up');
+    await late.close();
+    // And a fresh visit finds nothing at all.
+    expect((await fetch(link)).status).toBe(404);
+  });
+});
+
+describe('what the server received', () => {
+  it('no request held a key: not as text, hex or base64', () => {
+    const keys = Object.values(uploads).map((u) => u.link.split('#')[1]!);
+    const pagesAndBytes = ref.server.requests.filter((r) =>
+      /\/_hushdrop\/(recipient\.js|sw\.js|file\/)/.test(r.url),
+    );
+    // The search covered the recipients' requests: script, worker and byte requests of every opening.
+    expect(pagesAndBytes.length).toBeGreaterThanOrEqual(4 * BROWSERS.length);
+    for (const key of keys) {
+      const bytes = Buffer.from(key, 'utf8');
+      for (const form of [key, bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')])
+        expect(findInRecorded(ref.server, Buffer.from(form)), form).toEqual([]);
+    }
+    // The search finds what is there: each upload's file name was sent, in its form.
+    expect(findInRecorded(ref.server, Buffer.from('once-')).length).toBeGreaterThan(0);
+  });
+});
