@@ -6,7 +6,7 @@ import { createMenus, onMenuClick } from '../platform/context-menu';
 import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob, uploadClipboard } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
-import { handOffClickedPayment } from '../platform/payment-page';
+import { handOffClickedPayment } from '../platform/payments/hand-off';
 import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {

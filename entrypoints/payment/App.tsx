@@ -1,47 +1,32 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
-import { listPayments, type PaymentEntry } from '../../platform/history';
 import {
-  askToContact,
-  describePaymentFailure,
+  type AddressSource,
+  inputTextOf,
   type LoadedRequest,
-  loadPaymentRequest,
-  mayContact,
+  type PageView,
   type PaymentSource,
+  pageReducer,
   paramsFor,
   plainWalletUri,
-  recordView,
+  type RequestSource,
   secondsLeft,
   sourceFromParams,
   sourceFromText,
   walletUriFor,
-} from '../../platform/payment-flow';
-import { takeClickedPayment } from '../../platform/payment-page';
+} from '../../lib/payments/index';
+import { listPayments, type PaymentEntry } from '../../platform/history';
+import { askToContact, mayContact } from '../../platform/payments/access';
+import { paymentFlow } from '../../platform/payments/flow';
+import { takeClickedPayment } from '../../platform/payments/hand-off';
 import { btc, hostOf, networkName } from './format';
 import { PayWithWallet } from './PayWithWallet';
 import { RecentPayments } from './RecentPayments';
 import { DetailsCard, VerdictCard } from './RequestView';
 import { SendPayment } from './SendPayment';
 
-type RequestSource = Extract<PaymentSource, { kind: 'request' }>;
-type AddressSource = Extract<PaymentSource, { kind: 'address' }>;
-
-type View =
-  | { state: 'empty' }
-  /** Opened with a request's address: nothing is fetched until the person asks. */
-  | { state: 'confirm'; source: RequestSource }
-  | { state: 'permission'; source: RequestSource }
-  | { state: 'loading'; source: RequestSource }
-  | { state: 'failed'; message: string; source?: RequestSource; retry: boolean }
-  | { state: 'address'; source: AddressSource }
-  | {
-      state: 'loaded';
-      source: RequestSource;
-      loaded: LoadedRequest;
-      entry?: PaymentEntry;
-      historyError?: string;
-    };
+type View = PageView<PaymentEntry>;
 
 /** An example in the link field: a URI, the same in every language. */
 const EXAMPLE_URI = 'bitcoin:?r=https://shop.example/pay/123';
@@ -58,14 +43,8 @@ function initial(): { view: View; source?: PaymentSource; handOff?: string } {
     const source = sourceFromParams(params);
     return source ? { view: { state: 'empty' }, source } : { view: { state: 'empty' } };
   } catch (err) {
-    return { view: { state: 'failed', ...describePaymentFailure(err) } };
+    return { view: { state: 'failed', ...paymentFlow.describeFailure(err) } };
   }
-}
-
-function inputTextOf(source: PaymentSource | undefined): string {
-  if (!source) return '';
-  if (source.kind === 'address') return plainWalletUri(source);
-  return source.requestUrl;
 }
 
 /** Ticks once a second, for the time left until expiry. */
@@ -80,7 +59,7 @@ function useNow(): Date {
 
 export function App() {
   const [start] = useState(initial);
-  const [view, setView] = useState<View>(start.view);
+  const [view, dispatch] = useReducer(pageReducer<PaymentEntry>, start.view);
   const [text, setText] = useState(() => inputTextOf(start.source));
   const [recent, setRecent] = useState<PaymentEntry[]>();
   const abort = useRef<AbortController | undefined>(undefined);
@@ -92,19 +71,19 @@ export function App() {
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
-    setView({ state: 'loading', source });
+    dispatch({ type: 'fetching', source });
     try {
-      const loaded = await loadPaymentRequest(source.requestUrl, source.pageUrl, controller.signal);
+      const loaded = await paymentFlow.load(source.requestUrl, source.pageUrl, controller.signal);
       if (controller.signal.aborted) return;
       let entry: PaymentEntry | undefined;
       let historyError: string | undefined;
       try {
-        entry = await recordView(loaded);
+        entry = await paymentFlow.recordView(loaded);
       } catch (err) {
-        historyError = describePaymentFailure(err).message;
+        historyError = paymentFlow.describeFailure(err).message;
       }
-      setView({
-        state: 'loaded',
+      dispatch({
+        type: 'fetched',
         source,
         loaded,
         ...(entry ? { entry } : {}),
@@ -113,7 +92,7 @@ export function App() {
       reloadRecent();
     } catch (err) {
       if (controller.signal.aborted) return;
-      setView({ state: 'failed', source, ...describePaymentFailure(err) });
+      dispatch({ type: 'failed', source, ...paymentFlow.describeFailure(err) });
     }
   }
 
@@ -121,17 +100,17 @@ export function App() {
   async function show(source: PaymentSource, fromClick: boolean) {
     if (source.kind === 'address') {
       abort.current?.abort();
-      setView({ state: 'address', source });
+      dispatch({ type: 'address', source });
       return;
     }
     if (fromClick) {
       const allowed = await askToContact(source.requestUrl).catch(() => false);
       if (!allowed) {
-        setView({ state: 'permission', source });
+        dispatch({ type: 'permission-needed', source });
         return;
       }
     } else if (!(await mayContact(source.requestUrl))) {
-      setView({ state: 'permission', source });
+      dispatch({ type: 'permission-needed', source });
       return;
     }
     await load(source);
@@ -140,16 +119,14 @@ export function App() {
   /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
   async function offer(source: PaymentSource) {
     if (source.kind === 'address') return show(source, false);
-    setView(
-      (await mayContact(source.requestUrl)) ? { state: 'confirm', source } : { state: 'permission', source },
-    );
+    dispatch({ type: 'offered', source, allowed: await mayContact(source.requestUrl) });
   }
 
   /** A person's click on a web page, handed off by the background: fetched at once. */
   async function openHandOff(id: string) {
     const click = await takeClickedPayment(id).catch(() => undefined);
     if (!click) {
-      setView({ state: 'failed', message: t('payNotHandedOff'), retry: false });
+      dispatch({ type: 'failed', message: t('payNotHandedOff'), retry: false });
       return;
     }
     let source: PaymentSource | undefined;
@@ -158,7 +135,7 @@ export function App() {
         new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
       );
     } catch (err) {
-      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
     if (!source) return;
@@ -182,7 +159,7 @@ export function App() {
     try {
       source = sourceFromText(text);
     } catch (err) {
-      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
     history.replaceState(null, '', paramsFor(source));
@@ -277,7 +254,7 @@ export function App() {
           {...(view.entry ? { entry: view.entry } : {})}
           {...(view.historyError ? { historyError: view.historyError } : {})}
           onPaid={(entry) => {
-            setView({ ...view, entry });
+            dispatch({ type: 'paid', entry });
             reloadRecent();
           }}
         />
@@ -387,7 +364,7 @@ function PlainAddress({ source }: { source: AddressSource }) {
         </dl>
       </section>
       <PayWithWallet
-        uri={plainWalletUri(source)}
+        uri={plainWalletUri(source.uri)}
         address={source.address}
         {...(uri.amount !== undefined ? { amount: uri.amount } : {})}
       />

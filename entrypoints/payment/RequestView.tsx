@@ -1,12 +1,8 @@
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
 import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib/payments/index';
-import {
-  CLOCK_TOLERANCE_S,
-  clockOffsetSeconds,
-  type LoadedRequest,
-  secondsLeft,
-} from '../../platform/payment-flow';
+import type { LoadedRequest } from '../../lib/payments/load';
+import { CLOCK_TOLERANCE_S, clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
 import { btc, formatDuration, hostOf, networkName, verdictWord } from './format';
 
 /**

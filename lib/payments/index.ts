@@ -5,6 +5,10 @@
  * Typical flow: paymentLinkOf(anchor) → fetchPaymentRequest(url, { fetch }) →
  * evaluatePaymentRequest(bytes, { roots: bundledRootStore(), now: new Date() }) → show it →
  * assertNotExpired(details, new Date()) → buildPayment(...) → sendPayment(paymentUrl, bytes, { fetch }).
+ *
+ * The payment page's own logic is here too, as pure functions: what it was opened with
+ * (page-input), its states (page-view), time left (timing), wallet URIs (wallet), failures as
+ * sentences (failure); platform/payments wires them to the browser.
  */
 
 export {
@@ -40,6 +44,7 @@ export {
 } from './codec';
 export { isPaymentError, PaymentError, type PaymentErrorCode } from './errors';
 export { assertNotExpired, formatTime, isExpired } from './expiry';
+export { describePaymentFailure } from './failure';
 export { type FetchedPaymentRequest, fetchPaymentRequest } from './fetch';
 export type { FetchLike, HttpOptions } from './http';
 export {
@@ -49,13 +54,26 @@ export {
   MAX_PAYMENT_BYTES,
   MAX_PAYMENT_REQUEST_BYTES,
 } from './limits';
+export { type LoadedRequest, type LoadOptions, loadPaymentRequest } from './load';
+export {
+  type AddressSource,
+  inputTextOf,
+  type PaymentSource,
+  paramsFor,
+  type RequestSource,
+  sourceFromParams,
+  sourceFromText,
+} from './page-input';
+export { type PageEvent, type PageView, pageReducer } from './page-view';
 export {
   type BuiltPayment,
   buildPayment,
   PAYMENT_ACK_MIME,
   PAYMENT_MIME,
+  type PaymentForm,
   type PaymentInput,
   type PaymentReceipt,
+  preparePayment,
   sendPayment,
 } from './payment';
 export {
@@ -67,6 +85,7 @@ export {
   withExtraRoots,
 } from './roots';
 export { signedBytesOf } from './signature';
+export { CLOCK_TOLERANCE_S, clockOffsetSeconds, expiresMs, secondsLeft } from './timing';
 export {
   type ParsedTransaction,
   parseTransaction,
@@ -89,3 +108,4 @@ export {
   type Merchant,
   type PaymentRequestEvaluation,
 } from './verify';
+export { plainWalletUri, walletUriFor } from './wallet';

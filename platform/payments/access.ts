@@ -1,0 +1,18 @@
+// Whether the payment page may contact a site, and asking the person for it.
+import { browser } from 'wxt/browser';
+import { originPattern } from '../../lib/settings';
+import { requestOrigins } from '../permissions';
+
+/** Whether the extension may already fetch from this URL's site (loopback always may). */
+export async function mayContact(url: string): Promise<boolean> {
+  try {
+    return await browser.permissions.contains({ origins: [originPattern(url)] });
+  } catch {
+    return false;
+  }
+}
+
+/** Asks the person for access to the URL's site; call it straight from a click. */
+export function askToContact(url: string): Promise<boolean> {
+  return requestOrigins([originPattern(url)]);
+}
