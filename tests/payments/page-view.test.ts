@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoadedRequest } from '../../lib/payments/load';
 import type { AddressSource, RequestSource } from '../../lib/payments/page-input';
 import { type PageView, pageReducer } from '../../lib/payments/page-view';
+import { parseBitcoinUri } from '../../lib/payments/uri';
 
 type Entry = { id: string; paidAt?: number };
 const reduce = pageReducer<Entry>;
@@ -16,7 +17,7 @@ const address: AddressSource = {
   kind: 'address',
   address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
   network: 'main',
-  uri: { address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', params: {}, unknownRequired: [] },
+  uri: parseBitcoinUri('bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT'),
 };
 const EMPTY: PageView<Entry> = { state: 'empty' };
 
