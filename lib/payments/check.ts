@@ -10,9 +10,9 @@ import {
   looksLikeLnurl,
   parseLnurl,
 } from './lnurl';
-import type { LoadedRequest } from './load';
 import { type Amount, type CheckedRequest, networkWarning, nodeSigner, verdictOf } from './request';
 import type { Verdict } from './verdict';
+import type { PaymentRequestEvaluation } from './verify';
 
 /**
  * Text in, the one request model out: what the payment page shows for a pasted or clicked
@@ -40,11 +40,12 @@ function invoiceRequest(
     expiresAt: invoice.expiresAt,
     signer: nodeSigner(invoice),
     bolt11: invoice,
-    handOff: { uri: `lightning:${invoice.invoice}`, invoice: invoice.invoice },
   };
-  if (invoice.amountMsat !== undefined) {
-    checked.amount = { value: invoice.amountMsat, unit: 'msat' };
-    checked.handOff!.amount = checked.amount;
+  if (invoice.amountMsat !== undefined) checked.amount = { value: invoice.amountMsat, unit: 'msat' };
+  // An expired invoice is not handed to a wallet.
+  if (!expired) {
+    checked.handOff = { uri: `lightning:${invoice.invoice}`, invoice: invoice.invoice };
+    if (checked.amount) checked.handOff.amount = checked.amount;
   }
   if (invoice.description !== undefined) checked.description = invoice.description;
   return checked;
@@ -102,16 +103,15 @@ export function lnurlRequest(
   return checked;
 }
 
-/** A fetched and judged BIP70 request in the one model. */
-export function bip70Request(loaded: LoadedRequest): CheckedRequest {
-  const { evaluation } = loaded;
+/** A judged BIP70 request in the one model; `fetchWarnings` are the transport's (plain http…). */
+export function bip70Request(evaluation: PaymentRequestEvaluation, fetchWarnings: string[] = []): CheckedRequest {
   const { details, merchant } = evaluation;
   const first = details.outputs[0];
   const checked: CheckedRequest = {
     kind: 'bip70',
     verdict: evaluation.verdict,
     reasons: evaluation.reasons,
-    warnings: [...loaded.fetchWarnings, ...evaluation.warnings],
+    warnings: [...fetchWarnings, ...evaluation.warnings],
     expired: evaluation.expired,
     createdAt: details.time,
     bip70: evaluation,
@@ -186,6 +186,11 @@ export interface PaymentReport {
   [more: string]: unknown;
 }
 
+/** Seconds since the epoch as an ISO date, or as the number when no date can hold it. */
+function isoTime(seconds: bigint): string {
+  return seconds > 8_640_000_000_000n ? seconds.toString() : new Date(Number(seconds) * 1000).toISOString();
+}
+
 export function reportOf(checked: CheckedRequest): PaymentReport {
   const report: PaymentReport = {
     kind: checked.kind,
@@ -195,7 +200,7 @@ export function reportOf(checked: CheckedRequest): PaymentReport {
     amount: checked.amount ? { value: checked.amount.value.toString(), unit: checked.amount.unit } : null,
     payee: checked.payee ?? null,
     description: checked.description ?? null,
-    expires: checked.expiresAt === undefined ? null : checked.expiresAt.toString(),
+    expires: checked.expiresAt === undefined ? null : isoTime(checked.expiresAt),
     expired: checked.expired,
     signer: checked.signer ?? null,
     warnings: checked.warnings,
