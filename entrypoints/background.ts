@@ -7,6 +7,7 @@ import { keepDntRulesInSync } from '../platform/dnt';
 import { cancelJob, onJobUpdate, startJob, uploadClipboard } from '../platform/jobs/host';
 import { onMessage } from '../platform/messages';
 import { handOffClickedPayment } from '../platform/payments/hand-off';
+import { CHECK_PAYMENT_MENU, createPaymentMenu, onPaymentMenuClick } from '../platform/payments/menu';
 import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
 
 export default defineBackground(() => {
@@ -17,6 +18,7 @@ export default defineBackground(() => {
   const sweepAll = () => void sweepScratch(['upload', 'open', 'staged']).catch(() => {});
   browser.runtime.onInstalled.addListener(() => {
     createMenus();
+    createPaymentMenu();
     sweepAll();
   });
   browser.runtime.onStartup.addListener(sweepAll);
@@ -24,7 +26,8 @@ export default defineBackground(() => {
     sweepClosedViewers().catch(() => {});
   });
   browser.contextMenus.onClicked.addListener((info, tab) => {
-    onMenuClick(info, tab);
+    if (info.menuItemId === CHECK_PAYMENT_MENU) onPaymentMenuClick(info, tab).catch(() => {});
+    else onMenuClick(info, tab);
   });
   browser.commands.onCommand.addListener((command) => {
     if (command === UPLOAD_CLIPBOARD) uploadClipboard().catch(() => {});
@@ -47,10 +50,7 @@ export default defineBackground(() => {
   });
   // A person clicked a payment link: the page it was on is what the browser says, not the message.
   onMessage('openPayment', async ({ data, sender }) => {
-    const url = await handOffClickedPayment({
-      requestUrl: data?.requestUrl,
-      ...(sender.url ? { pageUrl: sender.url } : {}),
-    });
+    const url = await handOffClickedPayment({ ...data, ...(sender.url ? { pageUrl: sender.url } : {}) });
     if (!url) return;
     await browser.tabs.create({ url, index: sender.tab ? sender.tab.index + 1 : undefined });
   });

@@ -18,12 +18,12 @@ import { connectEnglish } from '../lib/i18n-english';
 import {
   bip70Request,
   checkPaymentText,
-  kindOfText,
   lnurlRequest,
   type PaymentReport,
   reportOf,
 } from '../lib/payments/check';
 import { isPaymentError, PaymentError } from '../lib/payments/errors';
+import { kindOfText } from '../lib/payments/forms';
 import { MAX_PAYMENT_REQUEST_BYTES } from '../lib/payments/limits';
 import { fetchLnurlInvoice, fetchPayParams, parseLnurl } from '../lib/payments/lnurl';
 import { loadPaymentRequest } from '../lib/payments/load';

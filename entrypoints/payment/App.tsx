@@ -2,25 +2,30 @@ import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
 import {
-  type AddressSource,
+  checkPaymentText,
+  type FetchedSource,
   inputTextOf,
+  type LnurlSource,
   type LoadedRequest,
+  lnurlRequest,
+  type OfflineSource,
   type PageView,
   type PaymentSource,
   pageReducer,
   paramsFor,
-  plainWalletUri,
-  type RequestSource,
   secondsLeft,
+  serverOf,
   sourceFromParams,
   sourceFromText,
   walletUriFor,
 } from '../../lib/payments/index';
+import type { CheckedRequest } from '../../lib/payments/request';
 import { listPayments, type PaymentEntry } from '../../platform/history';
-import { askToContact, mayContact } from '../../platform/payments/access';
+import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
 import { paymentFlow } from '../../platform/payments/flow';
 import { takeClickedPayment } from '../../platform/payments/hand-off';
-import { btc, hostOf, networkName } from './format';
+import { CheckedView } from './CheckedView';
+import { hostOf } from './format';
 import { PayWithWallet } from './PayWithWallet';
 import { RecentPayments } from './RecentPayments';
 import { DetailsCard, VerdictCard } from './RequestView';
@@ -67,12 +72,37 @@ export function App() {
 
   const reloadRecent = () => listPayments().then(setRecent, () => setRecent([]));
 
-  async function load(source: RequestSource) {
+  /** Keeps a judged request in the history; the page shows it either way. */
+  async function record(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
+    try {
+      return { entry: await paymentFlow.recordChecked(source, checked) };
+    } catch (err) {
+      return { historyError: paymentFlow.describeFailure(err).message };
+    } finally {
+      reloadRecent();
+    }
+  }
+
+  /** Shows a judged request (offline text, or an LNURL's terms or invoice). */
+  async function showChecked(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
+    dispatch({ type: 'checked', source, checked, ...(await record(source, checked)) });
+  }
+
+  function fresh(): AbortController {
     abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
+    abort.current = new AbortController();
+    return abort.current;
+  }
+
+  async function load(source: FetchedSource) {
+    const controller = fresh();
     dispatch({ type: 'fetching', source });
     try {
+      if (source.kind === 'lnurl') {
+        const params = await paymentFlow.lookUp(source.target, controller.signal);
+        if (!controller.signal.aborted) await showChecked(source, lnurlRequest(source.target, params));
+        return;
+      }
       const loaded = await paymentFlow.load(source.requestUrl, source.pageUrl, controller.signal);
       if (controller.signal.aborted) return;
       let entry: PaymentEntry | undefined;
@@ -98,18 +128,18 @@ export function App() {
 
   /** `fromClick`: the person just acted, so a permission prompt may be shown. */
   async function show(source: PaymentSource, fromClick: boolean) {
-    if (source.kind === 'address') {
+    if (source.kind === 'offline') {
       abort.current?.abort();
-      dispatch({ type: 'address', source });
+      await showChecked(source, checkPaymentText(source.text, new Date()));
       return;
     }
     if (fromClick) {
-      const allowed = await askToContact(source.requestUrl).catch(() => false);
+      const allowed = await askToContact(serverOf(source)).catch(() => false);
       if (!allowed) {
         dispatch({ type: 'permission-needed', source });
         return;
       }
-    } else if (!(await mayContact(source.requestUrl))) {
+    } else if (!(await mayContact(serverOf(source)))) {
       dispatch({ type: 'permission-needed', source });
       return;
     }
@@ -118,11 +148,11 @@ export function App() {
 
   /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
   async function offer(source: PaymentSource) {
-    if (source.kind === 'address') return show(source, false);
-    dispatch({ type: 'offered', source, allowed: await mayContact(source.requestUrl) });
+    if (source.kind === 'offline') return show(source, false);
+    dispatch({ type: 'offered', source, allowed: await mayContact(serverOf(source)) });
   }
 
-  /** A person's click on a web page, handed off by the background: fetched at once. */
+  /** A person's click on a web page (or the menu entry), handed off by the background: shown at once. */
   async function openHandOff(id: string) {
     const click = await takeClickedPayment(id).catch(() => undefined);
     if (!click) {
@@ -131,10 +161,14 @@ export function App() {
     }
     let source: PaymentSource | undefined;
     try {
-      source = sourceFromParams(
-        new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
-      );
+      source =
+        'requestUrl' in click
+          ? sourceFromParams(
+              new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
+            )
+          : sourceFromText(click.text, click.pageUrl);
     } catch (err) {
+      setText('text' in click ? click.text : '');
       dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
@@ -166,6 +200,7 @@ export function App() {
     show(source, true);
   }
 
+  const serverView = view.state === 'confirm' || view.state === 'permission' ? view : undefined;
   return (
     <main>
       <h1>{t('payHeading')}</h1>
@@ -188,44 +223,22 @@ export function App() {
             {t('payOpen')}
           </button>
         </div>
+        {handlesBitcoinLinksOnly && (
+          <p class="small muted" id="firefox-lightning">
+            {t('payFirefoxLightning')}
+          </p>
+        )}
       </form>
 
       <div aria-live="polite">
         {view.state === 'loading' && (
           <p class="card" role="status" id="loading">
-            {t('payFetching', hostOf(view.source.requestUrl))}
+            {t(view.source.kind === 'lnurl' ? 'payLookingUp' : 'payFetching', hostOf(serverOf(view.source)))}
           </p>
         )}
       </div>
 
-      {view.state === 'confirm' && (
-        <section class="card" aria-labelledby="confirm-h" id="confirm">
-          <h2 id="confirm-h">{t('payConfirmHeading', hostOf(view.source.requestUrl))}</h2>
-          <p>
-            <Message id="payConfirmText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
-          </p>
-          {view.source.pageUrl && (
-            <p class="small muted">
-              <Message id="payLinkedFrom" args={[<span class="mono">{view.source.pageUrl}</span>]} />
-            </p>
-          )}
-          <button type="button" id="fetch-request" onClick={() => show(view.source, true)}>
-            {t('payFetchButton')}
-          </button>
-        </section>
-      )}
-
-      {view.state === 'permission' && (
-        <section class="card" aria-labelledby="permission-h" id="permission">
-          <h2 id="permission-h">{t('payPermissionHeading', hostOf(view.source.requestUrl))}</h2>
-          <p>
-            <Message id="payPermissionText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
-          </p>
-          <button type="button" id="allow" onClick={() => show(view.source, true)}>
-            {t('payAllowButton')}
-          </button>
-        </section>
-      )}
+      {serverView && <AskServer view={serverView} onAsk={() => show(serverView.source, true)} />}
 
       {view.state === 'failed' && (
         <section class="card" id="failure">
@@ -234,7 +247,7 @@ export function App() {
           </p>
           {view.source && (
             <p class="small muted">
-              <Message id="payFailedLink" args={[<span class="mono">{view.source.requestUrl}</span>]} />
+              <Message id="payFailedLink" args={[<span class="mono">{serverOf(view.source)}</span>]} />
             </p>
           )}
           {view.source && view.retry && (
@@ -245,7 +258,20 @@ export function App() {
         </section>
       )}
 
-      {view.state === 'address' && <PlainAddress source={view.source} />}
+      {view.state === 'checked' && (
+        <CheckedView
+          key={view.source.text}
+          checked={view.checked}
+          now={now}
+          {...(view.source.pageUrl ? { pageUrl: view.source.pageUrl } : {})}
+          {...(view.historyError ? { historyError: view.historyError } : {})}
+          onInvoice={
+            view.source.kind === 'lnurl'
+              ? (checked) => showChecked(view.source as LnurlSource, checked)
+              : undefined
+          }
+        />
+      )}
 
       {view.state === 'loaded' && (
         <LoadedView
@@ -262,6 +288,49 @@ export function App() {
 
       {recent && <RecentPayments entries={recent} />}
     </main>
+  );
+}
+
+/** Before contacting a server: the confirm button (allowed already) or the permission question. */
+function AskServer({
+  view,
+  onAsk,
+}: {
+  view: Extract<View, { state: 'confirm' | 'permission' }>;
+  onAsk: () => void;
+}) {
+  const { source } = view;
+  const server = serverOf(source);
+  const lnurl = source.kind === 'lnurl';
+  const link = <span class="mono">{lnurl ? source.target.label : server}</span>;
+  if (view.state === 'confirm') {
+    return (
+      <section class="card" aria-labelledby="confirm-h" id="confirm">
+        <h2 id="confirm-h">{t(lnurl ? 'payLookUpHeading' : 'payConfirmHeading', hostOf(server))}</h2>
+        <p>
+          <Message id={lnurl ? 'payLookUpText' : 'payConfirmText'} args={[link]} />
+        </p>
+        {source.pageUrl && (
+          <p class="small muted">
+            <Message id="payLinkedFrom" args={[<span class="mono">{source.pageUrl}</span>]} />
+          </p>
+        )}
+        <button type="button" id="fetch-request" onClick={onAsk}>
+          {t(lnurl ? 'payLookUpButton' : 'payFetchButton')}
+        </button>
+      </section>
+    );
+  }
+  return (
+    <section class="card" aria-labelledby="permission-h" id="permission">
+      <h2 id="permission-h">{t('payPermissionHeading', hostOf(server))}</h2>
+      <p>
+        <Message id={lnurl ? 'payPermissionLookUpText' : 'payPermissionText'} args={[link]} />
+      </p>
+      <button type="button" id="allow" onClick={onAsk}>
+        {t(lnurl ? 'payAllowLookUpButton' : 'payAllowButton')}
+      </button>
+    </section>
   );
 }
 
@@ -316,58 +385,6 @@ function LoadedView({
         />
       )}
       {historyError && <p class="small warn">{historyError}</p>}
-    </>
-  );
-}
-
-function PlainAddress({ source }: { source: AddressSource }) {
-  const { uri } = source;
-  return (
-    <>
-      <section class="card verdict verdict-unsigned" aria-labelledby="plain-h" id="plain">
-        <h2 id="plain-h">
-          <span class="badge badge-unsigned">{t('payPlainBadge')}</span>
-          {t('payPlainHeading')}
-        </h2>
-        <p>{t(uri.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly')}</p>
-        <dl class="facts">
-          <dt>{t('payAddress')}</dt>
-          <dd>
-            <bdi class="mono">{source.address}</bdi>
-          </dd>
-          <dt>{t('payNetwork')}</dt>
-          <dd>{networkName(source.network)}</dd>
-          {uri.amount !== undefined && (
-            <>
-              <dt>{t('payAmount')}</dt>
-              <dd id="total">
-                <strong>{btc(uri.amount)}</strong>
-              </dd>
-            </>
-          )}
-          {uri.label && (
-            <>
-              <dt>{t('payLabel')}</dt>
-              <dd>
-                <bdi>{uri.label}</bdi>
-              </dd>
-            </>
-          )}
-          {uri.message && (
-            <>
-              <dt>{t('payMessage')}</dt>
-              <dd>
-                <bdi>{uri.message}</bdi>
-              </dd>
-            </>
-          )}
-        </dl>
-      </section>
-      <PayWithWallet
-        uri={plainWalletUri(source.uri)}
-        address={source.address}
-        {...(uri.amount !== undefined ? { amount: uri.amount } : {})}
-      />
     </>
   );
 }

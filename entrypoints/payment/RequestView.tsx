@@ -128,20 +128,20 @@ function OutputRow({ output, index }: { output: EvaluatedOutput; index: number }
   );
 }
 
-export function ExpiryLine({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
-  const { details } = loaded.evaluation;
-  const left = secondsLeft(details, now);
-  if (left === undefined) return <span>{t('payNoExpiry')}</span>;
+/** Time left until `expires` (seconds since the epoch), or how long ago it passed. */
+export function ExpiryLine({ expires, now }: { expires: bigint | undefined; now: Date }) {
+  const left = secondsLeft({ expires }, now);
+  if (left === undefined || expires === undefined) return <span>{t('payNoExpiry')}</span>;
   if (left < 0) {
     return (
       <span class="error" id="expiry">
-        {t('payExpiredAgo', formatDuration(-left), formatTime(details.expires!))}
+        {t('payExpiredAgo', formatDuration(-left), formatTime(expires))}
       </span>
     );
   }
   return (
     <span id="expiry" class={left < 120 ? 'warn' : ''}>
-      {t('payTimeLeft', formatDuration(left), formatTime(details.expires!))}
+      {t('payTimeLeft', formatDuration(left), formatTime(expires))}
     </span>
   );
 }
@@ -186,7 +186,7 @@ export function DetailsCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         </dd>
         <dt>{t('payExpires')}</dt>
         <dd>
-          <ExpiryLine loaded={loaded} now={now} />
+          <ExpiryLine expires={details.expires} now={now} />
         </dd>
         <dt>{t('payMade')}</dt>
         <dd>{formatTime(details.time)}</dd>

@@ -1,4 +1,4 @@
-import { formatNumber, t, uiLanguage } from '../i18n';
+import { t, uiLanguage } from '../i18n';
 import type { Amount } from './request';
 
 /** Amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
@@ -48,8 +48,12 @@ export function formatAmountForPeople(amount: Amount): string {
   return t('payBtcAndSat', forPeople(scaled(msat, 11)), forPeople(scaled(msat, 3)));
 }
 
-/** A satoshi count for people ("250,000"), for amount fields and limits. */
-export const formatSat = (sat: number) => formatNumber(sat);
+/** Satoshis typed by a person ("21", "0.5", "1234.567") as millisatoshis; undefined if not plain. */
+export function parseSatToMsat(text: string): bigint | undefined {
+  const match = /^(\d{1,16})(?:\.(\d{1,3}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  return BigInt(match[1]!) * 1000n + BigInt((match[2] ?? '').padEnd(3, '0'));
+}
 
 /** "0.0011" → 110000n; undefined when the text is not a plain decimal with ≤ 8 places. */
 export function parseBtc(text: string): bigint | undefined {

@@ -493,8 +493,3 @@ export function decodeBolt11(input: string): Bolt11Invoice {
   if (fields.metadata !== undefined) invoice.metadata = fields.metadata;
   return invoice;
 }
-
-/** Whether text looks like a BOLT 11 invoice (cheap: prefix only), for routing input. */
-export function looksLikeBolt11(text: string): boolean {
-  return /^(lightning:)?ln(bcrt|tbs|bc|tb)[0-9a-z]*1[0-9a-z]+$/i.test(text.trim());
-}

@@ -1,15 +1,10 @@
 import { t } from '../i18n';
 import { checkBitcoinUriText } from './bip21';
-import { type Bolt11Invoice, decodeBolt11, looksLikeBolt11 } from './bolt11';
+import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { isPaymentError, PaymentError } from './errors';
 import { formatTime, unixSeconds } from './expiry';
-import {
-  type LnurlInvoice,
-  type LnurlPayParams,
-  type LnurlTarget,
-  looksLikeLnurl,
-  parseLnurl,
-} from './lnurl';
+import { kindOfText } from './forms';
+import { type LnurlInvoice, type LnurlPayParams, type LnurlTarget, parseLnurl } from './lnurl';
 import { type Amount, type CheckedRequest, networkWarning, nodeSigner, verdictOf } from './request';
 import type { Verdict } from './verdict';
 import type { PaymentRequestEvaluation } from './verify';
@@ -104,7 +99,10 @@ export function lnurlRequest(
 }
 
 /** A judged BIP70 request in the one model; `fetchWarnings` are the transport's (plain http…). */
-export function bip70Request(evaluation: PaymentRequestEvaluation, fetchWarnings: string[] = []): CheckedRequest {
+export function bip70Request(
+  evaluation: PaymentRequestEvaluation,
+  fetchWarnings: string[] = [],
+): CheckedRequest {
   const { details, merchant } = evaluation;
   const first = details.outputs[0];
   const checked: CheckedRequest = {
@@ -134,16 +132,6 @@ export function bip70Request(evaluation: PaymentRequestEvaluation, fetchWarnings
   return checked;
 }
 
-/** Which kind of request text is, by its form (cheap), or undefined for none Hushdrop reads. */
-export function kindOfText(text: string): 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | undefined {
-  const s = text.trim();
-  if (/^bitcoin:/i.test(s)) return 'bip21';
-  if (looksLikeBolt11(s)) return 'bolt11';
-  if (looksLikeLnurl(s)) return 'lnurl';
-  if (/^https?:\/\//i.test(s)) return 'bip70';
-  return undefined;
-}
-
 /**
  * Judges request text at `now`, offline. A web address is a BIP70 request not yet fetched (it
  * comes back unsigned, with nothing known); an LNURL comes back not looked up. Text of no known
@@ -171,7 +159,7 @@ export function checkPaymentText(text: string, now: Date): CheckedRequest {
         expired: false,
       };
     default:
-      throw new PaymentError('bad-input', t('payInputNotRequest'));
+      throw new PaymentError('bad-input', t('payInputNotLink'));
   }
 }
 

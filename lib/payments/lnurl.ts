@@ -86,12 +86,6 @@ function target(form: LnurlTarget['form'], label: string, url: string, identifie
   return out;
 }
 
-/** Whether text is in one of the LNURL-pay forms (cheap: shape only). */
-export function looksLikeLnurl(text: string): boolean {
-  const s = text.trim().replace(/^lightning:/i, '');
-  return /^lnurl1[0-9a-z]+$/i.test(s) || /^lnurlp:\/\//i.test(s) || /^[^\s@/:]+@[^\s@/]+$/.test(s);
-}
-
 /** Reads an LNURL-pay link or Lightning Address; throws PaymentError('bad-lnurl') saying why not. */
 export function parseLnurl(input: string): LnurlTarget {
   const text = input.trim().replace(/^lightning:/i, '');

@@ -1,5 +1,3 @@
-import type { EvaluatedDetails } from './verdict';
-
 /** Time as the payment page shows it: what is left until expiry, and how far the clocks differ. */
 
 /** More than this between the local clock and the request's `time` gets a warning. */
@@ -13,7 +11,7 @@ export function clockOffsetSeconds(details: { time: bigint }, now: Date): number
 }
 
 /** Seconds until expiry (negative once expired), or undefined when it never expires. */
-export function secondsLeft(details: { expires?: bigint }, now: Date): number | undefined {
+export function secondsLeft(details: { expires?: bigint | undefined }, now: Date): number | undefined {
   if (details.expires === undefined) return undefined;
   const left = details.expires - wholeSeconds(now);
   // Far-future values stay far in the future, without losing the sign.
@@ -23,7 +21,7 @@ export function secondsLeft(details: { expires?: bigint }, now: Date): number | 
 }
 
 /** Expiry in ms since the epoch, when it is a date JavaScript can hold (for the history). */
-export function expiresMs(details: Pick<EvaluatedDetails, 'expires'>): number | undefined {
-  if (details.expires === undefined || details.expires > 8_640_000_000_000n) return undefined;
-  return Number(details.expires) * 1000;
+export function expiresMs(expires: bigint | undefined): number | undefined {
+  if (expires === undefined || expires > 8_640_000_000_000n) return undefined;
+  return Number(expires) * 1000;
 }

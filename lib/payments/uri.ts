@@ -1,6 +1,7 @@
 import { t } from '../i18n';
 import { formatBtc, parseBtc } from './amounts';
 import { PaymentError } from './errors';
+import { kindOfText, MAX_REQUEST_TEXT } from './forms';
 import { MAX_MONEY } from './limits';
 
 /**
@@ -173,18 +174,27 @@ function httpUrl(text: string, base?: string): URL | undefined {
   }
 }
 
-export interface PaymentLink {
-  /** Absolute http(s) URL to fetch the PaymentRequest from. */
-  requestUrl: string;
-  via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
-  /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
-  uri?: BitcoinUri;
-}
+/** What a click on a payment link opens: a BIP70 request to fetch, or request text to judge. */
+export type PaymentLink =
+  | {
+      /** Absolute http(s) URL to fetch the PaymentRequest from. */
+      requestUrl: string;
+      via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
+      /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
+      uri?: BitcoinUri;
+    }
+  | {
+      /** A `bitcoin:` URI without `r=`, a Lightning invoice, an LNURL or Lightning Address. */
+      text: string;
+      via: 'bitcoin-text' | 'lightning';
+    };
 
 /**
- * Decides whether an anchor is a payment-request link: a `bitcoin:` URI with `r=`, a link with
+ * Decides whether an anchor is a payment link: a `bitcoin:` URI of any form (with `r=`: the
+ * BIP70 request it names), a `lightning:` or `lnurlp:` link Hushdrop reads, a link with
  * `type="application/bitcoin-paymentrequest"`, or a link whose path ends `.bitcoinpaymentrequest`.
- * Returns what to fetch, or undefined for any other link.
+ * Judging is cheap here (the form only); the payment page does the checking. Undefined for any
+ * other link.
  */
 export function paymentLinkOf(anchor: {
   href: string;
@@ -192,16 +202,22 @@ export function paymentLinkOf(anchor: {
   baseUrl?: string;
 }): PaymentLink | undefined {
   const href = anchor.href.trim();
+  if (href.length > MAX_REQUEST_TEXT) return undefined;
   if (/^bitcoin:/i.test(href)) {
-    let uri: BitcoinUri;
+    let uri: BitcoinUri | undefined;
     try {
       uri = parseBitcoinUri(href);
     } catch {
-      return undefined;
+      // Unreadable: the payment page says why.
     }
-    if (uri.r === undefined) return undefined;
-    const url = httpUrl(uri.r);
-    return url ? { requestUrl: url.href, via: 'bitcoin-uri', uri } : undefined;
+    const url = uri?.r === undefined ? undefined : httpUrl(uri.r);
+    return url && uri
+      ? { requestUrl: url.href, via: 'bitcoin-uri', uri }
+      : { text: href, via: 'bitcoin-text' };
+  }
+  if (/^(lightning|lnurlp):/i.test(href)) {
+    const kind = kindOfText(href);
+    return kind === 'bolt11' || kind === 'lnurl' ? { text: href, via: 'lightning' } : undefined;
   }
   const url = httpUrl(href, anchor.baseUrl);
   if (!url) return undefined;

@@ -1,4 +1,4 @@
-import { type BitcoinUri, bitcoinUriFor } from './uri';
+import { bitcoinUriFor } from './uri';
 import type { EvaluatedDetails } from './verdict';
 
 /** The `bitcoin:` URIs the payment page hands to a wallet (QR code, link, copy field). */
@@ -13,12 +13,4 @@ export function walletUriFor(details: EvaluatedDetails, requestUrl: string): str
   if (!first?.address) return `bitcoin:?${r}`;
   const base = bitcoinUriFor(first.address, first.amount);
   return `${base}${base.includes('?') ? '&' : '?'}${r}`;
-}
-
-/** A plain address URI rebuilt from what was understood of it (address, amount, label, message). */
-export function plainWalletUri(uri: BitcoinUri): string {
-  const extra: { label?: string; message?: string } = {};
-  if (uri.label) extra.label = uri.label;
-  if (uri.message) extra.message = uri.message;
-  return bitcoinUriFor(uri.address ?? '', uri.amount, extra);
 }

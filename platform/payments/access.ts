@@ -16,3 +16,10 @@ export async function mayContact(url: string): Promise<boolean> {
 export function askToContact(url: string): Promise<boolean> {
   return requestOrigins([originPattern(url)]);
 }
+
+/**
+ * Firefox lets an extension handle bitcoin: links opened anywhere (the manifest's
+ * protocol_handlers), but not lightning: ones: its list of schemes an extension may take has no
+ * "lightning". Those reach Hushdrop only when clicked on a web page, or pasted.
+ */
+export const handlesBitcoinLinksOnly = import.meta.env.FIREFOX === true;

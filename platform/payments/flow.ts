@@ -3,12 +3,21 @@
 // uses `paymentFlow`, wired to the real ones; tests build their own.
 
 import { t } from '../../lib/i18n';
+import { lnurlRequest } from '../../lib/payments/check';
 import { PaymentError } from '../../lib/payments/errors';
 import { assertNotExpired } from '../../lib/payments/expiry';
 import { describePaymentFailure } from '../../lib/payments/failure';
+import { MAX_REQUEST_TEXT } from '../../lib/payments/forms';
 import type { FetchLike } from '../../lib/payments/http';
+import {
+  fetchLnurlInvoice,
+  fetchPayParams,
+  type LnurlPayParams,
+  type LnurlTarget,
+} from '../../lib/payments/lnurl';
 import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load';
 import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
+import type { CheckedRequest } from '../../lib/payments/request';
 import type { RootStore } from '../../lib/payments/roots';
 import { expiresMs } from '../../lib/payments/timing';
 import type { EvaluatedDetails } from '../../lib/payments/verdict';
@@ -58,10 +67,55 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
       if (evaluation.verdict === 'verified' && evaluation.merchant)
         entry.merchant = evaluation.merchant.commonName;
       if (evaluation.details.memo !== undefined) entry.memo = evaluation.details.memo.slice(0, 2000);
-      const expires = expiresMs(evaluation.details);
+      const expires = expiresMs(evaluation.details.expires);
       if (expires !== undefined) entry.expires = expires;
       await deps.history.add(entry);
       return entry;
+    },
+
+    /** Saves any other request viewed (judged from text, or looked up) in the payment history. */
+    async recordChecked(
+      source: { text: string; pageUrl?: string },
+      checked: CheckedRequest,
+    ): Promise<PaymentEntry> {
+      const entry: PaymentEntry = {
+        id: newId(),
+        kind: checked.kind,
+        text: source.text.slice(0, MAX_REQUEST_TEXT),
+        verdict: checked.verdict,
+        reasons: checked.reasons,
+        network: checked.network ?? '',
+        totalSat: checked.amount?.unit === 'sat' ? checked.amount.value.toString() : '0',
+        time: now().getTime(),
+      };
+      if (source.pageUrl) entry.pageUrl = source.pageUrl;
+      if (checked.amount)
+        entry.amount = { value: checked.amount.value.toString(), unit: checked.amount.unit };
+      if (checked.payee) entry.payee = checked.payee;
+      if (checked.description !== undefined) entry.memo = checked.description.slice(0, 2000);
+      const expires = expiresMs(checked.expiresAt);
+      if (expires !== undefined) entry.expires = expires;
+      await deps.history.add(entry);
+      return entry;
+    },
+
+    /** Looks up an LNURL-pay service's terms (the person asked). */
+    lookUp(target: LnurlTarget, signal?: AbortSignal): Promise<LnurlPayParams> {
+      return fetchPayParams(target, { fetch: deps.fetch, ...(signal ? { signal } : {}) });
+    },
+
+    /** Asks the service for an invoice for the amount chosen, and judges it against the terms. */
+    async invoiceFor(
+      source: { target: LnurlTarget },
+      params: LnurlPayParams,
+      amountMsat: bigint,
+      signal?: AbortSignal,
+    ): Promise<CheckedRequest> {
+      const fetched = await fetchLnurlInvoice(params, amountMsat, {
+        fetch: deps.fetch,
+        ...(signal ? { signal } : {}),
+      });
+      return lnurlRequest(source.target, params, fetched, now());
     },
 
     async recordPaid(entry: PaymentEntry, receipt: PaymentReceipt): Promise<PaymentEntry> {

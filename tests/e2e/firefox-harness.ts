@@ -457,7 +457,16 @@ export class FirefoxExtension {
             menu.hidePopup();
             return `missing; the menu had: ${shown.join(' | ')}`;
           }
-          menu.activateItem(item);
+          // Firefox puts an extension's entries in a submenu named after it when more than one
+          // applies (selected text: upload it, or check it as a payment request): open it first.
+          const popup = item.closest('menupopup');
+          if (popup !== menu) {
+            if (popup.state !== 'open') {
+              popup.parentElement.openMenu(true);
+              return undefined;
+            }
+          }
+          popup.activateItem(item);
           return 'chosen';
         }, label),
       'the right-click menu to open',

@@ -73,8 +73,10 @@ describe('a shop page', () => {
   it('has its payment links marked, and one click opens the verified request', async () => {
     const shop = await fx.openUrl(merchant.pageUrl);
     const marked = 'a[data-hushdrop="payment-request"]';
-    await until(async () => ((await shop.count(marked)) === 7 ? true : undefined), 'seven marked links');
-    expect(await shop.attribute('#plain-bip21', 'data-hushdrop')).toBeNull();
+    await until(async () => ((await shop.count(marked)) === 8 ? true : undefined), 'eight marked links');
+    // A plain bitcoin: link is read too, since it is a payment request of its own.
+    expect(await shop.attribute('#plain-bip21', 'data-hushdrop')).toBe('payment-request');
+    expect(await shop.attribute('#about', 'data-hushdrop')).toBeNull();
     // Every tab's badge (without the "tabs" permission a tab's URL is not ours to query): the shop's says 7.
     const badges = () =>
       fx.extension(async () => {
@@ -84,7 +86,7 @@ describe('a shop page', () => {
           string[]
         >;
       });
-    await until(async () => ((await badges()).includes('7') ? true : undefined), 'the badge to count 7');
+    await until(async () => ((await badges()).includes('8') ? true : undefined), 'the badge to count 8');
 
     const page = await fx.waitForNewPage(() => shop.click('#pay-bip72'));
     await settle(page);
@@ -155,13 +157,16 @@ describe('sending a Payment', () => {
 });
 
 describe('the bitcoin: protocol handler', () => {
-  it('a plain bitcoin: link opens the payment page after Firefox asks which application to use', async () => {
+  it('a bitcoin: link the content script leaves alone opens the payment page after Firefox asks which application to use', async () => {
     const shop = await fx.openUrl(merchant.pageUrl);
-    await shop.click('#plain-bip21');
+    // A person's click goes to the content script now (plain links are read on the page); a
+    // scripted click is left to the page, so the navigation reaches Firefox's own handler, as a
+    // bitcoin: link opened from anywhere else does.
+    await shop.evaluate(() => (document.getElementById('plain-bip21') as HTMLAnchorElement).click());
     expect(await fx.answerLinkHandlerDialog()).toMatch(/open the bitcoin link with Hushdrop/);
-    await shop.waitFor('#plain');
+    await shop.waitFor('#verdict[data-kind="bip21"]');
     expect(await shop.url()).toContain('/payment.html?uri=bitcoin');
-    expect(await shop.text('#total')).toBe('0.0015 BTC');
+    expect(await shop.text('#total')).toBe('0.0015 BTC (150,000 sat)');
     expect(await shop.attribute('#wallet-link', 'href')).toBe(`bitcoin:${PAY_TO}?amount=0.0015`);
     await shop.close();
   });

@@ -66,14 +66,24 @@ describe('payment links on a shop page', () => {
     const page = await browser.ctx.newPage();
     await page.goto(merchant.pageUrl);
     const marked = page.locator('a[data-hushdrop="payment-request"]');
-    await expect.poll(() => marked.count(), { timeout: 10_000 }).toBe(7);
+    await expect.poll(() => marked.count(), { timeout: 10_000 }).toBe(8);
     expect((await marked.evaluateAll((links) => links.map((a) => a.id))).sort()).toEqual(
-      ['pay-bip72', 'pay-bip21-r', 'pay-mime', 'pay-file', 'pay-expired', 'pay-tampered', 'pay-late'].sort(),
+      [
+        'pay-bip72',
+        'pay-bip21-r',
+        'pay-mime',
+        'pay-file',
+        'pay-expired',
+        'pay-tampered',
+        'pay-late',
+        // A plain bitcoin: link is read too, since it is a payment request of its own.
+        'plain-bip21',
+      ].sort(),
     );
-    for (const id of ['plain-bip21', 'about', 'external', 'mail', 'octet']) {
+    for (const id of ['about', 'external', 'mail', 'octet']) {
       expect(await page.locator(`#${id}`).getAttribute('data-hushdrop')).toBeNull();
     }
-    await expect.poll(() => badgeOf(merchant.pageUrl), { timeout: 10_000 }).toBe('7');
+    await expect.poll(() => badgeOf(merchant.pageUrl), { timeout: 10_000 }).toBe('8');
     await page.close();
   });
 
@@ -320,9 +330,10 @@ describe('what the payment page shows for each kind of request', () => {
 
     await page.fill('#request-input', `bitcoin:${PAY_TO}?amount=0.001&label=Shop%20%3Cb%3E`);
     await page.click('#open');
-    await page.locator('#plain').waitFor();
-    expect(await page.locator('#plain').textContent()).toContain('Shop <b>');
-    expect(await page.locator('#total').textContent()).toBe('0.001 BTC');
+    await page.locator('#verdict[data-kind="bip21"]').waitFor();
+    expect(await verdictOf(page)).toBe('unsigned');
+    expect(await page.locator('#label').textContent()).toBe('Shop <b>');
+    expect(await page.locator('#total').textContent()).toBe('0.001 BTC (100,000 sat)');
     expect(await page.locator('#wallet-link').getAttribute('href')).toBe(
       `bitcoin:${PAY_TO}?amount=0.001&label=Shop%20%3Cb%3E`,
     );
@@ -331,7 +342,7 @@ describe('what the payment page shows for each kind of request', () => {
 
     await page.fill('#request-input', 'ftp://example.org/x');
     await page.click('#open');
-    expect(await page.locator('#error').textContent()).toMatch(/neither a web address/);
+    expect(await page.locator('#error').textContent()).toMatch(/not a payment request Hushdrop can read/);
     await page.close();
   });
 

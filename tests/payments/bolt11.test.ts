@@ -5,8 +5,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bech32, hex } from '@scure/base';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bolt11SignedData, decodeBolt11, looksLikeBolt11 } from '../../lib/payments/bolt11';
+import { bolt11SignedData, decodeBolt11 } from '../../lib/payments/bolt11';
 import { PaymentError } from '../../lib/payments/errors';
+import { looksLikeBolt11 } from '../../lib/payments/forms';
 import { makeInvoice, TEST_NODE_KEY } from '../lnurl/invoices';
 import { INVALID_INVOICES, VALID_INVOICES } from './bolt11-vectors';
 

@@ -1,9 +1,10 @@
 // The payment page's states and the events between them (lib/payments/page-view.ts).
 import { describe, expect, it } from 'vitest';
+import { checkPaymentText, lnurlRequest } from '../../lib/payments/check';
+import { parseLnurl } from '../../lib/payments/lnurl';
 import type { LoadedRequest } from '../../lib/payments/load';
-import type { AddressSource, RequestSource } from '../../lib/payments/page-input';
+import type { LnurlSource, OfflineSource, RequestSource } from '../../lib/payments/page-input';
 import { type PageView, pageReducer } from '../../lib/payments/page-view';
-import { parseBitcoinUri } from '../../lib/payments/uri';
 
 type Entry = { id: string; paidAt?: number };
 const reduce = pageReducer<Entry>;
@@ -13,24 +14,27 @@ const source = (n: number): RequestSource => ({
   requestUrl: `https://shop.example/pay/${n}`,
 });
 const loaded = (n: number) => ({ requestUrl: source(n).requestUrl }) as LoadedRequest;
-const address: AddressSource = {
-  kind: 'address',
-  address: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
-  network: 'main',
-  uri: parseBitcoinUri('bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT'),
+const offline: OfflineSource = { kind: 'offline', text: 'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT' };
+const plain = checkPaymentText(offline.text, new Date());
+const lnurl: LnurlSource = {
+  kind: 'lnurl',
+  text: 'alice@shop.example',
+  target: parseLnurl('alice@shop.example'),
 };
 const EMPTY: PageView<Entry> = { state: 'empty' };
 
 describe('the payment page states', () => {
   it('an address alone waits for the person: confirm when allowed, else the permission question', () => {
-    expect(reduce(EMPTY, { type: 'offered', source: source(1), allowed: true })).toEqual({
-      state: 'confirm',
-      source: source(1),
-    });
-    expect(reduce(EMPTY, { type: 'offered', source: source(1), allowed: false })).toEqual({
-      state: 'permission',
-      source: source(1),
-    });
+    for (const s of [source(1), lnurl]) {
+      expect(reduce(EMPTY, { type: 'offered', source: s, allowed: true })).toEqual({
+        state: 'confirm',
+        source: s,
+      });
+      expect(reduce(EMPTY, { type: 'offered', source: s, allowed: false })).toEqual({
+        state: 'permission',
+        source: s,
+      });
+    }
   });
 
   it('fetching, then the request with its history entry, or the history error', () => {
@@ -48,6 +52,33 @@ describe('the payment page states', () => {
     ).toEqual({ state: 'loaded', source: s, loaded: loaded(1), historyError: 'refused' });
   });
 
+  it('text judged offline is shown at once, whatever was going on', () => {
+    const loading = reduce(EMPTY, { type: 'fetching', source: source(1) });
+    expect(reduce(loading, { type: 'checked', source: offline, checked: plain, entry: { id: 'p' } })).toEqual(
+      {
+        state: 'checked',
+        source: offline,
+        checked: plain,
+        entry: { id: 'p' },
+      },
+    );
+  });
+
+  it('an LNURL: looked up, its terms shown, then its invoice in their place', () => {
+    const loading = reduce(EMPTY, { type: 'fetching', source: lnurl });
+    const terms = lnurlRequest(lnurl.target);
+    const shown = reduce(loading, { type: 'checked', source: lnurl, checked: terms });
+    expect(shown).toEqual({ state: 'checked', source: lnurl, checked: terms });
+    const invoice = { ...terms, verdict: 'verified' as const };
+    expect(reduce(shown, { type: 'checked', source: lnurl, checked: invoice })).toMatchObject({
+      state: 'checked',
+      checked: { verdict: 'verified' },
+    });
+    // Not once the person has moved on to something else.
+    const other = reduce(shown, { type: 'fetching', source: source(9) });
+    expect(reduce(other, { type: 'checked', source: lnurl, checked: invoice })).toBe(other);
+  });
+
   it('drops the outcome of a request the person has since replaced', () => {
     const first = source(1);
     const second = source(2);
@@ -59,9 +90,9 @@ describe('the payment page states', () => {
     expect(reduce(loadingSecond, { type: 'failed', source: first, message: 'late', retry: true })).toBe(
       loadingSecond,
     );
-    const shownAddress = reduce(loadingSecond, { type: 'address', source: address });
-    expect(shownAddress).toEqual({ state: 'address', source: address });
-    expect(reduce(shownAddress, { type: 'fetched', source: second, loaded: loaded(2) })).toBe(shownAddress);
+    const shownText = reduce(loadingSecond, { type: 'checked', source: offline, checked: plain });
+    expect(shownText.state).toBe('checked');
+    expect(reduce(shownText, { type: 'fetched', source: second, loaded: loaded(2) })).toBe(shownText);
   });
 
   it('a failure keeps its request for another try; one without a request replaces anything', () => {
