@@ -4,9 +4,31 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 export default defineConfig({
   plugins: [WxtVitest()],
   test: {
-    include: ['tests/**/*.test.ts'],
-    exclude: ['tests/e2e/**'],
     testTimeout: 30_000,
     setupFiles: ['tests/i18n-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: ['tests/e2e/**', 'tests/s3/**'] },
+      },
+      {
+        // Against a real S3-compatible store: one single-node Ceph for the run, started only when a file
+        // of this project is selected (Debian's ceph-mon, ceph-osd and radosgw; `.ci/run` installs them).
+        extends: true,
+        test: {
+          name: 's3',
+          include: ['tests/s3/**/*.test.ts'],
+          globalSetup: ['tests/s3/global-setup.ts'],
+          // The memory test collects garbage before it measures.
+          execArgv: ['--expose-gc'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // After the unit tests, one file at a time: these move hundreds of MiB through a store on the
+          // same two cores, and some of them stop or freeze a gateway on purpose.
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

@@ -1,10 +1,8 @@
-// Small helpers shared by the bench rows: statistics, files of pseudo-random bytes, processes.
+// Small helpers shared by the bench rows: statistics and processes (large files come from the testkit).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createCipheriv, createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { MIB } from '../tests/testkit';
 
-export const MIB = 1024 * 1024;
-export const GIB = 1024 * MIB;
+export { GIB, MIB, writeRandomFile } from '../tests/testkit';
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -20,27 +18,6 @@ export function fmt(n: number, digits = 2): string {
 
 /** MiB/s for `bytes` in `ms`. */
 export const mibps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000);
-
-/**
- * Writes `size` pseudo-random bytes (an AES-CTR keystream: fast and incompressible) to `path`, a
- * mebibyte at a time, and returns their SHA-256.
- */
-export async function writeRandomFile(path: string, size: number, seed = path): Promise<string> {
-  const stream = createCipheriv('aes-128-ctr', createHash('md5').update(seed).digest(), Buffer.alloc(16));
-  const zeros = Buffer.alloc(8 * MIB);
-  const hash = createHash('sha256');
-  const file = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; written += zeros.length) {
-      const chunk = stream.update(zeros.subarray(0, Math.min(zeros.length, size - written)));
-      hash.update(chunk);
-      await file.write(chunk);
-    }
-  } finally {
-    await file.close();
-  }
-  return hash.digest('hex');
-}
 
 /** Runs a command to its end; resolves with its stdout, rejects on a non-zero exit. */
 export function run(cmd: string, args: string[]): Promise<string> {

@@ -22,7 +22,7 @@ export interface CryptoResult {
   checks: string[];
 }
 
-async function pageCipherBundle(): Promise<string> {
+export async function pageCipherBundle(): Promise<string> {
   const out = await build({
     configFile: false,
     logLevel: 'silent',

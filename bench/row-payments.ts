@@ -20,7 +20,7 @@ import {
   fixture,
   HAVE_CORPUS,
   REQUEST_FIXTURES,
-} from '../tests/payments/corpus';
+} from '../tests/testkit/corpus';
 import { median, now } from './common';
 
 export type PaymentsResult =

@@ -8,6 +8,7 @@ import { fmt, GIB, MIB, median, mibps, writeRandomFile } from './common';
 import { bigRow } from './row-4g';
 import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-content';
 import { cryptoRow, summarize } from './row-crypto';
+import { eceRow } from './row-ece';
 import { paymentsRow } from './row-payments';
 import { serverRow } from './row-server';
 import { uploadRow } from './row-upload';
@@ -25,7 +26,7 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
@@ -330,6 +331,50 @@ async function rowG(extDir: string, tmp: string, server: BenchServer, tlsServer:
   }
 }
 
+async function rowH(extDir: string, tmp: string): Promise<void> {
+  log('h: authenticated format (aes128gcm) vs Teknik CTR streams, 1 GiB, in an extension page');
+  const browser = await launch(extDir);
+  try {
+    const h = await eceRow(browser, tmp, REPS);
+    log(
+      `  ms per round: CTR enc ${ms(h.ctrEnc)}; ECE enc ${ms(h.eceEnc)}; CTR dec ${ms(h.ctrDec)}; ECE dec ${ms(h.eceDec)}`,
+    );
+    const rate = (values: number[]) => mibps(h.size, median(values));
+    const [ctrEnc, eceEnc, ctrDec, eceDec] = [h.ctrEnc, h.eceEnc, h.ctrDec, h.eceDec].map(rate) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    add(
+      'h1',
+      'authenticated format encryption (eceEncryptStream) vs Teknik CTR (cryptStream), 1 GiB, rate',
+      eceEnc / ctrEnc,
+      'none given',
+      undefined,
+      `${fmt(eceEnc, 0)} vs ${fmt(ctrEnc, 0)} MiB/s`,
+    );
+    add(
+      'h2',
+      'authenticated format decryption, every tag verified (eceDecryptStream) vs CTR, rate',
+      eceDec / ctrDec,
+      'none given',
+      undefined,
+      `${fmt(eceDec, 0)} vs ${fmt(ctrDec, 0)} MiB/s`,
+    );
+    add(
+      'h3',
+      'authenticated format: bytes written / plaintext bytes (header + 17 per 64 KiB record)',
+      h.eceOut / h.size,
+      '≤ 1.001',
+      atMost(1.001),
+      `${fmt(((h.eceOut - h.size) / h.size) * MIB, 0)} bytes per MiB (${h.eceOut - h.size} over ${h.size / MIB} MiB)`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-bench-'));
   const server = await startBenchServer(join(tmp, 'server'));
@@ -338,6 +383,7 @@ async function main(): Promise<void> {
     const extDir = copyExtension(tmp);
 
     if (BIG !== 'only') await rowsAtoF(extDir, tmp, server, tlsServer);
+    if (BIG !== 'only' && wanted('h')) await rowH(extDir, tmp);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

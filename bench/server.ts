@@ -3,6 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_UPLOAD } from '../lib/settings';
+import { REFERENCE_SERVER_MAIN, serverSettings } from '../tests/testkit';
 import { stop } from './common';
 
 export interface BenchServer {
@@ -24,7 +26,7 @@ export interface BenchServer {
 /** `tls`: '1' for HTTPS with HTTP/2 and HTTP/1.1, 'http1' for HTTPS with HTTP/1.1 only. */
 export async function startBenchServer(dataDir: string, tls?: '1' | 'http1'): Promise<BenchServer> {
   const tsx = resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, ['tests/server/main.ts'], {
+  const child = spawn(tsx, [REFERENCE_SERVER_MAIN], {
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -62,29 +64,9 @@ export async function startBenchServer(dataDir: string, tls?: '1' | 'http1'): Pr
 
 /** One profile pointing at the bench server (current variant) with the given upload mode. */
 export function benchSettings(server: BenchServer, mode: 'client' | 'none') {
-  return {
-    profiles: [
-      {
-        id: 'bench',
-        name: 'Bench server',
-        server: {
-          variant: 'current',
-          baseUrl: server.baseUrl,
-          apiUrl: server.apiUrl,
-          uploadUrl: server.uploadUrl,
-          username: '',
-          token: '',
-        },
-        defaults: {
-          mode,
-          saveKey: true,
-          genDeletionKey: true,
-          expireUnit: 'never',
-          expireLength: 1,
-          doNotTrack: true,
-        },
-      },
-    ],
-    activeProfileId: 'bench',
-  };
+  return serverSettings(server, 'current', {
+    id: 'bench',
+    name: 'Bench server',
+    defaults: { ...DEFAULT_UPLOAD, mode },
+  });
 }

@@ -4,9 +4,9 @@ import { openingOf, type UploadEntry } from '../lib/history';
 import { displayName } from '../lib/history/file-names';
 import { formatBytes, formatDate, plural, t } from '../lib/i18n';
 import { deletionMessage } from '../lib/upload/deletion';
-import { deleteOnServer as deleteFromServer } from '../platform/deletion';
-import { removeUpload } from '../platform/history';
-import { openInViewer } from '../platform/viewer-tab';
+import { removeUpload } from '../platform/storage/history';
+import { deleteOnServer as deleteFromServer } from '../platform/upload/deletion';
+import { openInViewer } from '../platform/upload/viewer-tab';
 import { FileName } from './FileName';
 import { LinkQr } from './LinkQr';
 

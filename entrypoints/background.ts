@@ -2,13 +2,15 @@ import '../platform/i18n';
 import { browser } from 'wxt/browser';
 import { badgeText } from '../lib/payments/page-links';
 import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';
-import { createMenus, onMenuClick } from '../platform/context-menu';
-import { keepDntRulesInSync } from '../platform/dnt';
-import { cancelJob, onJobUpdate, startJob, uploadClipboard } from '../platform/jobs/host';
-import { onMessage } from '../platform/messages';
+import { vapi } from '../platform/browser';
+import { onMessage } from '../platform/messaging/receive';
 import { handOffClickedPayment } from '../platform/payments/hand-off';
 import { CHECK_PAYMENT_MENU, createPaymentMenu, onPaymentMenuClick } from '../platform/payments/menu';
-import { sweepClosedViewers, sweepScratch } from '../platform/scratch-files';
+import { sweepClosedViewers, sweepScratch } from '../platform/storage/scratch-files';
+import { createMenus, onMenuClick } from '../platform/upload/context-menu';
+import { keepDntRulesInSync } from '../platform/upload/dnt';
+import { cancelJob, onJobUpdate, onTabGone, startJob, uploadClipboard } from '../platform/upload/host';
+import { onPageJobsPort } from '../platform/upload/page-jobs-port';
 
 export default defineBackground(() => {
   keepDntRulesInSync();
@@ -22,9 +24,12 @@ export default defineBackground(() => {
     sweepAll();
   });
   browser.runtime.onStartup.addListener(sweepAll);
-  browser.tabs.onRemoved.addListener(() => {
+  browser.tabs.onRemoved.addListener((tabId) => {
     sweepClosedViewers().catch(() => {});
+    onTabGone(tabId).catch(() => {});
   });
+  // An upload page that closes, reloads or goes elsewhere ends the jobs it ran (its port ends).
+  onPageJobsPort((tabId) => void onTabGone(tabId).catch(() => {}));
   browser.contextMenus.onClicked.addListener((info, tab) => {
     if (info.menuItemId === CHECK_PAYMENT_MENU) onPaymentMenuClick(info, tab).catch(() => {});
     else onMenuClick(info, tab);
@@ -38,15 +43,20 @@ export default defineBackground(() => {
 
   onMessage('startUpload', async ({ data }) => ({ jobId: await startJob(data.source, data.profileId) }));
   onMessage('cancelJob', ({ data }) => cancelJob(data));
-  onMessage('jobUpdate', ({ data }) => onJobUpdate(data));
+  // From the offscreen document (no tab), or from the upload page that runs the job (its tab).
+  onMessage('jobUpdate', ({ data, sender }) =>
+    onJobUpdate(
+      data,
+      sender.tab?.id === undefined ? { kind: 'background' } : { kind: 'page', tabId: sender.tab.id },
+    ),
+  );
 
   // Payment requests found by the content script: a per-tab count on the toolbar button.
   onMessage('paymentLinksFound', async ({ data, sender }) => {
     const tabId = sender.tab?.id;
     if (tabId === undefined) return;
-    const action = browser.action ?? (browser as any).browserAction;
-    await action.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
-    await action.setBadgeText({ tabId, text: badgeText(data) });
+    await vapi.toolbarButton.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
+    await vapi.toolbarButton.setBadgeText({ tabId, text: badgeText(data) });
   });
   // A person clicked a payment link: the page it was on is what the browser says, not the message.
   onMessage('openPayment', async ({ data, sender }) => {

@@ -12,7 +12,7 @@ import {
   REPORTS_CAP,
 } from '../lib/payments/page-links';
 import { paymentLinkOf } from '../lib/payments/uri';
-import { sendMessage } from '../platform/messages';
+import { sendMessage } from '../platform/messaging/send';
 
 /** Above this many queued mutation records, one scan of the whole page is cheaper than replaying them. */
 const RESCAN_AFTER_RECORDS = 1000;

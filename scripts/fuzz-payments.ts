@@ -1,6 +1,6 @@
 // Long fuzz run for lib/payments, separate from the test suite (which runs ~11,000 cases).
-// Same checks as tests/payments/properties.test.ts: only PaymentError may be thrown, and no
-// request whose signed bytes changed may come out verified.
+// Same checks and inputs as tests/payments/properties.test.ts (tests/testkit/fuzz.ts): only
+// PaymentError may be thrown, and no request whose signed bytes changed may come out verified.
 //
 //   npx tsx scripts/fuzz-payments.ts                   # 1,000,000 cases
 //   npx tsx scripts/fuzz-payments.ts --cases 20000 --seed 42
@@ -8,15 +8,7 @@
 // A failure prints the fast-check seed, path and counterexample; re-run with that --seed.
 import fc from 'fast-check';
 import { EMPTY_ROOT_STORE } from '../lib/payments/roots';
-import {
-  applyMutations,
-  checkDecoders,
-  checkEvaluate,
-  checkText,
-  corpusMessages,
-  makeSeeds,
-  mutationArb,
-} from '../tests/payments/fuzz-kit';
+import * as fuzz from '../tests/testkit/fuzz';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
@@ -30,8 +22,7 @@ const total = option('cases', 1_000_000);
 const baseSeed = option('seed', Date.now() % 2 ** 31);
 const CHUNK = 5_000;
 
-const seeds = await makeSeeds();
-const messages = [...seeds.map((s) => s.bytes), ...corpusMessages()];
+const { seeds, messages } = await fuzz.fuzzInputs();
 console.log(
   `fuzz-payments: ${total} cases, seed ${baseSeed}, ${seeds.length} request seeds, ${messages.length} messages`,
 );
@@ -43,7 +34,7 @@ const plan: { name: string; share: number; run: (numRuns: number, seed: number) 
     share: 0.35,
     run: async (numRuns, seed) =>
       fc.assert(
-        fc.property(fc.uint8Array({ maxLength: 4000 }), (bytes) => checkDecoders(bytes)),
+        fc.property(fc.uint8Array({ maxLength: 4000 }), (bytes) => fuzz.checkDecoders(bytes)),
         { numRuns, seed },
       ),
   },
@@ -52,8 +43,8 @@ const plan: { name: string; share: number; run: (numRuns: number, seed: number) 
     share: 0.3,
     run: async (numRuns, seed) =>
       fc.assert(
-        fc.property(fc.nat(), fc.array(mutationArb, { minLength: 1, maxLength: 6 }), (pick, mutations) =>
-          checkDecoders(applyMutations(messages[pick % messages.length]!, mutations)),
+        fc.property(fc.nat(), fc.array(fuzz.mutationArb, { minLength: 1, maxLength: 6 }), (pick, mutations) =>
+          fuzz.checkDecoders(fuzz.applyMutations(messages[pick % messages.length]!, mutations)),
         ),
         { numRuns, seed },
       ),
@@ -65,10 +56,10 @@ const plan: { name: string; share: number; run: (numRuns: number, seed: number) 
       fc.assert(
         fc.asyncProperty(
           fc.nat(),
-          fc.array(mutationArb, { minLength: 1, maxLength: 4 }),
+          fc.array(fuzz.mutationArb, { minLength: 1, maxLength: 4 }),
           async (pick, mutations) => {
             const s = seeds[pick % seeds.length]!;
-            await checkEvaluate(applyMutations(s.bytes, mutations), s);
+            await fuzz.checkEvaluate(fuzz.applyMutations(s.bytes, mutations), s);
           },
         ),
         { numRuns, seed },
@@ -80,7 +71,12 @@ const plan: { name: string; share: number; run: (numRuns: number, seed: number) 
     run: (numRuns, seed) =>
       fc.assert(
         fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), async (bytes) => {
-          await checkEvaluate(bytes, { name: 'random', bytes, roots: EMPTY_ROOT_STORE, now: new Date() });
+          await fuzz.checkEvaluate(bytes, {
+            name: 'random',
+            bytes,
+            roots: EMPTY_ROOT_STORE,
+            now: new Date(),
+          });
         }),
         { numRuns, seed },
       ),
@@ -90,16 +86,7 @@ const plan: { name: string; share: number; run: (numRuns: number, seed: number) 
     share: 0.1,
     run: async (numRuns, seed) =>
       fc.assert(
-        fc.property(
-          fc.oneof(
-            fc.string({ maxLength: 300 }),
-            fc.string({ unit: 'binary', maxLength: 150 }),
-            fc.webUrl().map((url) => `bitcoin:?r=${url}`),
-            fc.stringMatching(/^(bc1|tb1|1|3|m|n|2)[0-9a-zA-Z]{0,80}$/),
-            fc.stringMatching(/^[0-9a-f]{0,600}$/),
-          ),
-          (text) => checkText(text),
-        ),
+        fc.property(fuzz.parserTextArb(300), (text) => fuzz.checkText(text)),
         { numRuns, seed },
       ),
   },

@@ -4,8 +4,8 @@
 //
 // Whatever happens — a missing browser, a failed launch, Ctrl+C, the window closed — everything
 // this script started (server, browser, temporary folders) is stopped and removed, and a failure
-// is one sentence, not a stack trace. Runs under tsx (`npm start`), so it can use the e2e
-// harnesses' launchers.
+// is one sentence, not a stack trace. Runs under tsx (`npm start`), so it can use the testkit's
+// browser launchers.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +101,7 @@ async function profileFor(a) {
 }
 
 async function openChromium(settings) {
-  const { launchExtension } = await import('../tests/e2e/harness.ts');
+  const { launchExtension } = await import('../tests/testkit/chromium.ts');
   const browser = await launchExtension({ headless, executablePath: browserPath, handleSignals: false });
   started.push(() => browser.close());
   await browser.setSettings(settings);
@@ -112,7 +112,7 @@ async function openChromium(settings) {
 }
 
 async function openFirefox(settings) {
-  const { launchFirefox } = await import('../tests/e2e/firefox-harness.ts');
+  const { launchFirefox } = await import('../tests/testkit/firefox.ts');
   // Interrupted while Firefox starts: the launch is abandoned and stops the process it spawned.
   const launching = new AbortController();
   const launch = launchFirefox({ headless, executablePath: browserPath, signal: launching.signal });

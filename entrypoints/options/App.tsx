@@ -14,8 +14,8 @@ import {
 } from '../../lib/settings';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import { requestOrigins } from '../../platform/permissions';
-import { loadSettings, saveSettings } from '../../platform/settings';
-import { testConnection } from '../../platform/test-connection';
+import { loadSettings, saveSettings } from '../../platform/storage/settings';
+import { testConnection } from '../../platform/upload/test-connection';
 
 // Labels are looked up when shown (messages are connected when the page starts, after this module).
 const ADDRESS_FIELDS: { key: 'baseUrl' | 'apiUrl' | 'uploadUrl'; label: MessageKey; hint: MessageKey }[] = [

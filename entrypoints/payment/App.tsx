@@ -20,10 +20,10 @@ import {
   walletUriFor,
 } from '../../lib/payments/index';
 import type { CheckedRequest } from '../../lib/payments/request';
-import { listPayments, type PaymentEntry } from '../../platform/history';
 import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
 import { paymentFlow } from '../../platform/payments/flow';
 import { takeClickedPayment } from '../../platform/payments/hand-off';
+import { listPayments, type PaymentEntry } from '../../platform/storage/history';
 import { CheckedView } from './CheckedView';
 import { hostOf } from './format';
 import { PayWithWallet } from './PayWithWallet';

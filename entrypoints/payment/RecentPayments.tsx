@@ -1,6 +1,6 @@
 import { formatDate, t } from '../../lib/i18n';
 import { formatAmountForPeople } from '../../lib/payments/amounts';
-import type { PaymentEntry } from '../../platform/history';
+import type { PaymentEntry } from '../../platform/storage/history';
 import { btc, hostOf, verdictWord } from './format';
 
 function reopenHref(entry: PaymentEntry): string {

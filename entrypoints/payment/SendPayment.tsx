@@ -10,9 +10,9 @@ import {
 import type { LoadedRequest } from '../../lib/payments/load';
 import { type PaymentForm, preparePayment } from '../../lib/payments/payment';
 import { secondsLeft } from '../../lib/payments/timing';
-import type { PaymentEntry } from '../../platform/history';
 import { askToContact } from '../../platform/payments/access';
 import { paymentFlow } from '../../platform/payments/flow';
+import type { PaymentEntry } from '../../platform/storage/history';
 import { hostOf } from './format';
 
 type Phase =

@@ -2,16 +2,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
+import { JobProgress } from '../../components/JobProgress';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import type { UploadEntry } from '../../lib/history';
 import { displayName } from '../../lib/history/file-names';
-import { formatBytes, formatNumber, t } from '../../lib/i18n';
+import { formatBytes, t } from '../../lib/i18n';
+import { jobErrorText } from '../../lib/jobs/errors';
+import type { JobState } from '../../lib/jobs/model';
 import type { Settings } from '../../lib/settings';
-import { listUploads } from '../../platform/history';
-import { jobsItem } from '../../platform/jobs/state';
-import { type JobState, sendMessage } from '../../platform/messages';
-import { loadSettings, saveSettings } from '../../platform/settings';
-import { stageFile } from '../../platform/staging';
+import { sendMessage } from '../../platform/messaging/send';
+import { listUploads } from '../../platform/storage/history';
+import { watchJobs } from '../../platform/storage/jobs';
+import { loadSettings, saveSettings } from '../../platform/storage/settings';
+import { stageFile } from '../../platform/upload/staging';
 
 const RECENT = 5;
 
@@ -21,7 +24,6 @@ function openPage(path: '/upload.html' | '/uploads.html' | '/options.html' | '/v
 }
 
 function JobItem({ job }: { job: JobState }) {
-  const pct = job.total ? Math.floor((job.done / job.total) * 100) : 0;
   return (
     <li class="card job" data-state={job.state}>
       <strong>
@@ -30,17 +32,7 @@ function JobItem({ job }: { job: JobState }) {
       {job.total ? <span class="small muted">({formatBytes(job.total)})</span> : null}
       {job.state === 'running' && (
         <div>
-          <label for={`job-${job.id}`} class="small">
-            {t(
-              job.phase === 'encrypting'
-                ? 'encryptingPercent'
-                : job.phase === 'uploading'
-                  ? 'uploadingPercent'
-                  : 'preparingPercent',
-              formatNumber(pct / 100, { style: 'percent' }),
-            )}
-          </label>
-          <progress id={`job-${job.id}`} max={100} value={pct} />
+          <JobProgress job={job} small />
           <button type="button" class="secondary" onClick={() => sendMessage('cancelJob', job.id)}>
             {t('cancel')}
           </button>
@@ -48,7 +40,7 @@ function JobItem({ job }: { job: JobState }) {
       )}
       {job.state === 'done' && job.link && (
         <div>
-          <p class="ok small">{t('uploadedLinkCopied')}</p>
+          <p class="ok small">{t(job.copied ? 'uploadedLinkCopied' : 'uploaded')}</p>
           {/* autocomplete=off: the browser's session restore must not keep the key shown here. */}
           <input
             class="mono job-link"
@@ -62,7 +54,7 @@ function JobItem({ job }: { job: JobState }) {
       )}
       {(job.state === 'failed' || job.state === 'cancelled') && (
         <p class="error small" role="alert">
-          {job.error}
+          {jobErrorText(job)}
         </p>
       )}
     </li>
@@ -79,11 +71,8 @@ export function App() {
   useEffect(() => {
     loadSettings().then(setSettings);
     reloadRecent();
-    const show = (all: Record<string, JobState> | null) =>
-      setJobs(Object.values(all ?? {}).sort((a, b) => b.startedAt - a.startedAt));
-    jobsItem.getValue().then(show);
-    return jobsItem.watch((all) => {
-      show(all);
+    return watchJobs((all) => {
+      setJobs(all);
       reloadRecent();
     });
   }, []);

@@ -2,48 +2,80 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
+import { JobProgress } from '../../components/JobProgress';
 import { LinkQr } from '../../components/LinkQr';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
-import type { UploadEntry } from '../../lib/history';
 import { displayName } from '../../lib/history/file-names';
-import { formatBytes, formatNumber, t } from '../../lib/i18n';
-import {
-  activeProfile,
-  type Settings,
-  silenceMs,
-  sizeProblem,
-  uploadOptions,
-  uploadTarget,
-} from '../../lib/settings';
+import { formatBytes, t } from '../../lib/i18n';
+import type { JobState } from '../../lib/jobs/model';
+import { activeProfile, type Settings, uploadOptions } from '../../lib/settings';
 import { limitText } from '../../lib/upload/limit';
-import { describeError, sizeRefusal } from '../../platform/describe-error';
-import { loadSettings, updateProfile } from '../../platform/settings';
-import { runUpload, type UploadProgress } from '../../platform/upload-job';
+import { watchJobs } from '../../platform/storage/jobs';
+import { loadSettings, watchSettings } from '../../platform/storage/settings';
+import { cancelOnPage, runOnPage } from '../../platform/upload/page-jobs';
 
-interface Job {
-  id: string;
-  name: string;
-  size: number;
-  state: 'running' | 'done' | 'failed' | 'cancelled';
-  progress?: UploadProgress;
-  entry?: UploadEntry;
-  warning?: string;
-  copied?: boolean;
-  error?: { message: string; detail?: string };
-  abort: AbortController;
-  /** Kept so a failed upload can be tried again without choosing the file again. */
-  file: File;
+function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }) {
+  return (
+    <article class="card job" data-state={job.state}>
+      <h3 style={{ margin: '0 0 6px', fontSize: '1rem' }}>
+        <FileName name={job.name} /> <span class="muted small">({formatBytes(job.total)})</span>
+      </h3>
+      {job.state === 'running' && (
+        <div>
+          <JobProgress job={job} />
+          <p>
+            <button type="button" class="secondary" onClick={() => cancelOnPage(job.id)}>
+              {t('cancel')}
+            </button>
+          </p>
+        </div>
+      )}
+      {job.state === 'done' && job.link && (
+        <div>
+          <p class="ok">
+            {[
+              t('uploaded'),
+              job.copied ? t('linkCopied') : '',
+              job.mode === 'client' ? t('keyOnlyInLink') : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+          </p>
+          {job.warning && (
+            <p class="warn" role="alert">
+              {job.warning}
+            </p>
+          )}
+          <CopyField id={`link-${job.id}`} label={t('link')} value={job.link} />
+          <LinkQr link={job.link} name={displayName(job.name)} />
+          {job.deletionLink && (
+            <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.deletionLink} />
+          )}
+        </div>
+      )}
+      {(job.state === 'failed' || job.state === 'cancelled') && job.error && (
+        <div role="alert">
+          <p class="error">{job.error}</p>
+          {job.errorDetail && <p class="small">{t('serverSaid', job.errorDetail)}</p>}
+          <button type="button" class="secondary retry" onClick={onRetry}>
+            {t('tryAgain')}
+          </button>
+        </div>
+      )}
+    </article>
+  );
 }
 
-function percent(p?: UploadProgress) {
-  return p && p.total > 0 ? Math.floor((p.done / p.total) * 100) : 0;
-}
-
+// The files picked here run here (platform/upload/page-jobs.ts), and show in the popup and the
+// badge as well; what the background adds (the copied link) comes from the job store.
 export function App() {
   const [settings, setSettings] = useState<Settings>();
   const [profileId, setProfileId] = useState<string>();
   const [choices, setChoices] = useState<UploadChoices>();
-  const [jobs, setJobs] = useState<Job[]>([]);
+  const [jobs, setJobs] = useState<JobState[]>([]);
+  const [copied, setCopied] = useState<Record<string, boolean>>({});
+  /** Kept so a failed upload can be tried again without choosing the file again. */
+  const files = useRef(new Map<string, File>());
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -53,10 +85,16 @@ export function App() {
       setProfileId(p.id);
       setChoices({ ...p.defaults, variant: p.server.variant });
     });
+    // A size limit learned from a refusal shows at once, and holds back the next file over it.
+    const stopSettings = watchSettings(setSettings);
+    const stopJobs = watchJobs((all) =>
+      setCopied(Object.fromEntries(all.filter((j) => j.copied !== undefined).map((j) => [j.id, j.copied!]))),
+    );
+    return () => {
+      stopSettings();
+      stopJobs();
+    };
   }, []);
-
-  const update = (id: string, patch: Partial<Job>) =>
-    setJobs((js) => js.map((j) => (j.id === id ? { ...j, ...patch } : j)));
 
   const profile = settings?.profiles.find((p) => p.id === profileId);
 
@@ -67,52 +105,37 @@ export function App() {
     setChoices({ ...p.defaults, variant: p.server.variant });
   }
 
-  async function start(files: File[]) {
-    if (!profile || !choices || files.length === 0) return;
-    for (const file of files) {
-      const job: Job = {
-        id: crypto.randomUUID(),
-        name: file.name || t('pastedFile'),
-        size: file.size,
-        state: 'running',
-        abort: new AbortController(),
-        file,
-      };
-      const tooBig = sizeProblem(profile, file.size);
-      if (tooBig) {
-        setJobs((js) => [{ ...job, state: 'failed', error: { message: tooBig } }, ...js]);
-        continue;
-      }
-      setJobs((js) => [job, ...js]);
-      try {
-        const { entry, historyError } = await runUpload(
-          file,
-          uploadTarget(profile.server, choices.variant),
-          uploadOptions(choices),
-          {
-            onProgress: (progress) => update(job.id, { progress }),
-            signal: job.abort.signal,
-            timeoutMs: silenceMs(profile),
-          },
-        );
-        const copied = await navigator.clipboard.writeText(entry.link).then(
-          () => true,
-          () => false,
-        );
-        update(job.id, { state: 'done', entry, copied, warning: historyError?.message });
-      } catch (err) {
-        const aborted = job.abort.signal.aborted;
-        const refusal = sizeRefusal(err, profile, file.size);
-        if (refusal) {
-          await updateProfile(profile.id, { sizeLimit: refusal.limit });
-          setSettings(await loadSettings());
-        }
-        update(job.id, { state: aborted ? 'cancelled' : 'failed', error: refusal ?? describeError(err) });
-      }
+  const show = (state: JobState) =>
+    setJobs((js) =>
+      js.some((j) => j.id === state.id) ? js.map((j) => (j.id === state.id ? state : j)) : [state, ...js],
+    );
+
+  async function start(picked: File[]) {
+    if (!profile || !choices) return;
+    for (const file of picked) {
+      const jobId = crypto.randomUUID();
+      files.current.set(jobId, file);
+      await runOnPage(
+        {
+          jobId,
+          source: { kind: 'held', file },
+          profile,
+          variant: choices.variant,
+          options: uploadOptions(choices),
+        },
+        show,
+      );
     }
   }
 
-  usePastedFiles((files) => start(files));
+  function retry(job: JobState) {
+    const file = files.current.get(job.id);
+    files.current.delete(job.id);
+    setJobs((js) => js.filter((j) => j.id !== job.id));
+    if (file) start([file]);
+  }
+
+  usePastedFiles((picked) => start(picked));
 
   if (!settings || !profile || !choices) return <main aria-busy="true">{t('loading')}</main>;
 
@@ -129,7 +152,7 @@ export function App() {
       </p>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">{t('file')}</h2>
-        <DropZone label={t('filesToUpload')} onFiles={(files) => start(files)}>
+        <DropZone label={t('filesToUpload')} onFiles={(picked) => start(picked)}>
           <p>{t('dropPasteOrChoose')}</p>
           <label for="file" class="sr-only">
             {t('filesToUpload')}
@@ -170,66 +193,7 @@ export function App() {
           {t('uploads')}
         </h2>
         {jobs.map((job) => (
-          <article class="card job" key={job.id} data-state={job.state}>
-            <h3 style={{ margin: '0 0 6px', fontSize: '1rem' }}>
-              <FileName name={job.name} /> <span class="muted small">({formatBytes(job.size)})</span>
-            </h3>
-            {job.state === 'running' && (
-              <div>
-                <label for={`p-${job.id}`}>
-                  {t(
-                    job.progress?.phase === 'encrypting' ? 'encryptingPercent' : 'uploadingPercent',
-                    formatNumber(percent(job.progress) / 100, { style: 'percent' }),
-                  )}
-                </label>
-                <progress id={`p-${job.id}`} max={100} value={percent(job.progress)} />
-                <p>
-                  <button type="button" class="secondary" onClick={() => job.abort.abort()}>
-                    {t('cancel')}
-                  </button>
-                </p>
-              </div>
-            )}
-            {job.state === 'done' && job.entry && (
-              <div>
-                <p class="ok">
-                  {[
-                    t('uploaded'),
-                    job.copied ? t('linkCopied') : '',
-                    job.entry.mode === 'client' ? t('keyOnlyInLink') : '',
-                  ]
-                    .filter(Boolean)
-                    .join(' ')}
-                </p>
-                {job.warning && (
-                  <p class="warn" role="alert">
-                    {job.warning}
-                  </p>
-                )}
-                <CopyField id={`link-${job.id}`} label={t('link')} value={job.entry.link} />
-                <LinkQr link={job.entry.link} name={displayName(job.name)} />
-                {job.entry.deletionLink && (
-                  <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.entry.deletionLink} />
-                )}
-              </div>
-            )}
-            {(job.state === 'failed' || job.state === 'cancelled') && job.error && (
-              <div role="alert">
-                <p class="error">{job.error.message}</p>
-                {job.error.detail && <p class="small">{t('serverSaid', job.error.detail)}</p>}
-                <button
-                  type="button"
-                  class="secondary retry"
-                  onClick={() => {
-                    setJobs((js) => js.filter((j) => j.id !== job.id));
-                    start([job.file]);
-                  }}
-                >
-                  {t('tryAgain')}
-                </button>
-              </div>
-            )}
-          </article>
+          <JobView key={job.id} job={{ ...job, copied: copied[job.id] }} onRetry={() => retry(job)} />
         ))}
       </section>
     </main>

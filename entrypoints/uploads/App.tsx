@@ -3,7 +3,7 @@ import { offerDownload } from '../../components/download';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
 import { plural, t } from '../../lib/i18n';
-import { clearUploads, listUploads, mergeUploads } from '../../platform/history';
+import { clearUploads, listUploads, mergeUploads } from '../../platform/storage/history';
 
 type Sort = 'newest' | 'oldest' | 'name' | 'size';
 

@@ -7,16 +7,12 @@ import { HASHED_UP_TO, openingOf, type UploadEntry } from '../../lib/history';
 import { displayName, fileNameFromUrl } from '../../lib/history/file-names';
 import { formatBytes, formatNumber, t } from '../../lib/i18n';
 import { profileServing, silenceMs } from '../../lib/settings';
-import { getUpload, listUploads } from '../../platform/history';
-import {
-  fetchAndDecrypt,
-  OpenLinkError,
-  type OpenTarget,
-  previewable,
-  safeBlobType,
-} from '../../platform/open-link';
-import { sweepScratch } from '../../platform/scratch-files';
-import { loadSettings } from '../../platform/settings';
+import { throttle } from '../../lib/throttle';
+import { OpenLinkError, type OpenTarget, previewable, safeBlobType } from '../../lib/upload/open';
+import { getUpload, listUploads } from '../../platform/storage/history';
+import { sweepScratch } from '../../platform/storage/scratch-files';
+import { loadSettings } from '../../platform/storage/settings';
+import { openToDisk } from '../../platform/upload/open-link';
 
 interface Opened {
   file: File;
@@ -65,8 +61,8 @@ export function App() {
     try {
       // The silence limit set for the server the file is on, if it is one of the profiles'.
       const profile = profileServing(await loadSettings(), target.url);
-      const { file, contentType, cleanup } = await fetchAndDecrypt(target, {
-        onProgress: setProgress,
+      const { file, contentType, cleanup } = await openToDisk(target, {
+        onProgress: throttle(setProgress),
         silenceMs: profile && silenceMs(profile),
       });
       const type = known?.type ?? contentType;

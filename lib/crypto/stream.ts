@@ -1,4 +1,5 @@
 import { type CtrCipher, createCipher, type KeyMaterial } from './cipher';
+import { recordStream } from './record-pipeline';
 
 export const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 
@@ -61,63 +62,14 @@ export interface CryptStreamOptions {
 export const STREAM_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Reads `source` in pieces of exactly `size` bytes (the last one shorter): into the buffers it is
- * given when the source is a byte stream (BYOB, no copy), else by copying what the source yields.
- */
-function fixedSizeReader(source: ReadableStream<Uint8Array>, size: number) {
-  let byob: ReadableStreamBYOBReader | undefined;
-  let reader: ReadableStreamDefaultReader<Uint8Array>;
-  try {
-    byob = source.getReader({ mode: 'byob' });
-    reader = byob as unknown as ReadableStreamDefaultReader<Uint8Array>;
-  } catch {
-    reader = source.getReader();
-  }
-  let rest: Uint8Array | undefined;
-  let ended = false;
-  return {
-    /** Fills `buffer` (up to `size` bytes); resolves with the bytes read, empty at the end. */
-    async read(buffer: ArrayBuffer): Promise<Uint8Array<ArrayBuffer>> {
-      let target = new Uint8Array(buffer, 0, size);
-      let filled = 0;
-      while (filled < size && !ended) {
-        if (byob) {
-          const { value, done } = await byob.read(new Uint8Array(target.buffer, filled, size - filled));
-          // The buffer was handed over and comes back as a new object.
-          if (value) target = new Uint8Array(value.buffer, 0, size);
-          if (done) ended = true;
-          else filled += value!.length;
-          continue;
-        }
-        let piece = rest;
-        rest = undefined;
-        if (!piece) {
-          const { value, done } = await reader.read();
-          if (done) {
-            ended = true;
-            break;
-          }
-          piece = value;
-        }
-        const take = Math.min(piece.length, size - filled);
-        target.set(piece.subarray(0, take), filled);
-        filled += take;
-        if (take < piece.length) rest = piece.subarray(take);
-      }
-      return target.subarray(0, filled);
-    },
-    cancel: (reason?: unknown) => reader.cancel(reason),
-  };
-}
-
-/**
  * Encrypts (or decrypts) a byte stream as it is read. The source is re-cut to `chunkSize`, up to
  * `inFlight` chunks are being read and encrypted at once, and the output stream queues at most
  * `queueBytes` (a byte-length strategy: a count of chunks would let the queue hold chunk count ×
  * chunk size). Nothing is read until the reader pulls, so a slow reader (a disk, a network) holds
  * the source back instead of letting memory grow; with the defaults about 10 MiB is live. Input
  * buffers are reused once WebCrypto has answered, so only the ciphertext is left for the collector.
- * Cancelling the output cancels the source; an error of either ends the output with it.
+ * Cancelling the output cancels the source; an error of either ends the output with it. (The
+ * pipeline is the one the authenticated format runs on: record-pipeline.ts.)
  */
 export function cryptStream(
   source: ReadableStream<Uint8Array>,
@@ -127,56 +79,13 @@ export function cryptStream(
   const { chunkSize = STREAM_CHUNK_BYTES, inFlight = 3, queueBytes = 8 * 1024 * 1024 } = options;
   if (!Number.isSafeInteger(chunkSize) || chunkSize < 16 || chunkSize % 16 !== 0)
     throw new RangeError(`The chunk size must be a multiple of 16 bytes, not ${chunkSize}.`);
-  const input = fixedSizeReader(source, chunkSize);
-  const spare: ArrayBuffer[] = [];
-  let offset = 0;
-  let ended = false;
-  // Reads run one after another (each needs the previous one's end); encryptions overlap.
-  let reading: Promise<unknown> = Promise.resolve();
-  const running: Promise<Uint8Array | null>[] = [];
-
-  const start = () => {
-    const read = reading.then(() => (ended ? null : input.read(spare.pop() ?? new ArrayBuffer(chunkSize))));
-    reading = read;
-    const result = read.then(async (plain) => {
-      if (!plain || plain.length === 0) {
-        ended = true;
-        return null;
-      }
-      const at = offset;
-      offset += plain.length;
-      const out = await cipher.cryptAt(plain, at);
-      spare.push(plain.buffer);
-      return out;
-    });
-    result.catch(() => {}); // awaited in order by pull; this only silences ones left after an error
-    running.push(result);
-  };
-
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        while (!ended && running.length < inFlight) start();
-        try {
-          const chunk = await running.shift();
-          if (chunk) {
-            controller.enqueue(chunk);
-            return;
-          }
-          // The source has ended: what still runs was started after the end and yields nothing.
-          await Promise.all(running.splice(0));
-          controller.close();
-        } catch (error) {
-          ended = true;
-          await input.cancel(error).catch(() => {});
-          throw error;
-        }
-      },
-      async cancel(reason) {
-        ended = true;
-        await input.cancel(reason);
-      },
-    },
-    new ByteLengthQueuingStrategy({ highWaterMark: queueBytes }),
-  );
+  return recordStream(source, {
+    size: chunkSize,
+    bufferBytes: chunkSize,
+    inFlight,
+    queueBytes,
+    begin: async () => undefined,
+    // Every chunk but the last is full, so chunk n starts at byte n × chunkSize.
+    work: ({ bytes, index }) => cipher.cryptAt(bytes, index * chunkSize),
+  });
 }

@@ -1,5 +1,5 @@
 // Upload history entries: their shape, how each is opened, and the checks an imported file must
-// pass. Persistence (IndexedDB) lives in platform/history.ts.
+// pass. Persistence (IndexedDB) lives in platform/storage/history.ts.
 import { LINK_KEY_LENGTHS } from '../crypto/link';
 import { IV_LENGTH, isAlphabetText } from '../crypto/text';
 import { formatBytes, type MessageKey, t } from '../i18n';

@@ -11,12 +11,18 @@ export type SenderKind =
   | 'content-script'
   /** One of our own pages (popup, upload page, options, …), in a tab or not. */
   | 'page'
-  /** The background service worker (Chromium). */
+  /** The background: Chromium's service worker, Firefox's background page. */
   | 'background'
   /** The offscreen document that runs uploads (Chromium). */
   | 'offscreen'
   /** Anything else: another extension, no URL, a frame we cannot place. Never allowed. */
   | 'unknown';
+
+/**
+ * Who may send a message: a kind of context, or the upload page (one of our pages, in its tab),
+ * which runs the uploads it starts and reports them.
+ */
+export type AllowedSender = SenderKind | 'upload-page';
 
 /** What the browser says about a sender (a subset of runtime.MessageSender). */
 export interface SenderFacts {
@@ -30,10 +36,33 @@ export interface ExtensionFacts {
   id: string;
   /** `chrome-extension://<id>` or `moz-extension://<uuid>`. */
   origin: string;
-  /** Full URL of the background service worker's script; absent where the background is a page. */
+  /** Full URL of the background: the service worker's script, or the background page. */
   backgroundUrl?: string;
   /** Full URL of the offscreen document; absent where there is none (Firefox). */
   offscreenUrl?: string;
+  /** Full URL of the upload page. */
+  uploadPageUrl?: string;
+}
+
+/** Chromium: a background service worker and an offscreen document. */
+export function chromiumFacts(id: string, origin: string): ExtensionFacts {
+  return {
+    id,
+    origin,
+    backgroundUrl: `${origin}/background.js`,
+    offscreenUrl: `${origin}/offscreen.html`,
+    uploadPageUrl: `${origin}/upload.html`,
+  };
+}
+
+/** Firefox (MV2): a background page that Firefox generates for the background script; no offscreen document. */
+export function firefoxFacts(id: string, origin: string): ExtensionFacts {
+  return {
+    id,
+    origin,
+    backgroundUrl: `${origin}/_generated_background_page.html`,
+    uploadPageUrl: `${origin}/upload.html`,
+  };
 }
 
 function parse(url: string | undefined): URL | undefined {
@@ -71,13 +100,17 @@ export function senderKind(sender: SenderFacts, ext: ExtensionFacts): SenderKind
   return 'page';
 }
 
-/** Whether a message from `sender` may be handled, given the kinds allowed to send it. */
+/** Whether a message from `sender` may be handled, given who is allowed to send it. */
 export function senderAllowed(
-  allowed: readonly SenderKind[],
+  allowed: readonly AllowedSender[],
   sender: SenderFacts | undefined,
   ext: ExtensionFacts,
 ): boolean {
   if (!sender) return false;
   const kind = senderKind(sender, ext);
-  return kind !== 'unknown' && allowed.includes(kind);
+  if (kind === 'unknown') return false;
+  if (allowed.includes(kind)) return true;
+  const url = parse(sender.url);
+  const inTab = sender.tab !== undefined && sender.tab !== null;
+  return kind === 'page' && allowed.includes('upload-page') && inTab && samePath(url!, ext.uploadPageUrl);
 }

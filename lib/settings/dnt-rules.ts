@@ -1,6 +1,6 @@
 // Do-not-track as real servers honour it: the request header `DNT: 1` (Teknik has ignored the
 // `doNotTrack` field since 2016-05). Pages cannot set that header, but an extension can add it
-// with declarativeNetRequest. This module turns settings into those rules; platform/dnt.ts
+// with declarativeNetRequest. This module turns settings into those rules; platform/upload/dnt.ts
 // installs them.
 import type { Settings } from './index';
 

@@ -1,5 +1,5 @@
 // Settings: their shape, defaults and the migrations between shapes. Pure data, no browser API:
-// the storage item that persists them lives in platform/settings.ts.
+// the storage item that persists them lives in platform/storage/settings.ts.
 
 import { formatBytes, t } from '../i18n';
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';

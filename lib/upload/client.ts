@@ -18,11 +18,12 @@ export interface SendUploadArgs extends TransportOptions {
   /** The file as chosen: its name goes on the file part, its type into `contentType`. */
   file: FileInfo;
   /**
-   * What to send: the file itself, or in client mode its ciphertext (same length); as a Blob (a
-   * form, for xhrTransport or fetchTransport) or as a stream of `size` bytes (for streamTransport).
+   * What to send: the file itself, or in client mode its ciphertext (`storedSize` bytes: the same
+   * length in the Teknik format); as a Blob (a form, for xhrTransport or fetchTransport) or as a
+   * stream of `size` bytes (for streamTransport).
    */
   body: Blob | { stream: ReadableStream<Uint8Array>; size: number };
-  /** Client mode: the IV the body was encrypted with. */
+  /** Client mode, Teknik format: the IV the body was encrypted with. */
   iv?: string;
   transport: Transport;
 }

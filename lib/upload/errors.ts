@@ -86,3 +86,8 @@ export function streamRefusedError(cause?: unknown): UploadError {
 export function timeoutError(): UploadError {
   return new UploadError('timeout', MESSAGES.timeout);
 }
+
+/** Why a link could not be opened (lib/upload/open.ts): a sentence for the person. */
+export class OpenLinkError extends Error {
+  override name = 'OpenLinkError';
+}

@@ -11,7 +11,9 @@ export {
   buildUploadRequest,
   EXPIRATION_UNITS,
   KEY_SIZE_BITS,
+  LINK_FORMAT_FIELD,
   partFileName,
+  storedSize,
 } from './request';
 export { parseUploadResponse } from './response';
 export { requestStreamsSupported, type StreamChoice, shouldStream } from './stream-choice';

@@ -1,4 +1,4 @@
-import { makeLink } from '../crypto/link';
+import { makeEceLink, makeLink } from '../crypto/link';
 import { t } from '../i18n';
 import { UploadError } from './errors';
 import type { UploadResult, UploadTarget } from './types';
@@ -53,13 +53,19 @@ export function deletionLink(target: UploadTarget, result: UploadResult): string
 }
 
 /**
- * The link to share. Client mode: `result.url#clientKey` (the key never went to the server).
+ * The link to share. Client mode: `result.url#clientKey` for a Teknik key, `result.url#ece1.<secret>`
+ * for the authenticated format's secret (neither ever went to the server).
  * Server and none modes: the server's URL as given — it already ends in `#key` when the server
  * made a key and did not keep it. When the server kept the key it serves the file decrypted, so a
  * `#key` it appended anyway (Teknik did until 2018) is dropped: it would only mislead an opener
  * into decrypting twice.
  */
-export function shareLink(result: UploadResult, clientKey?: string, serverKeptKey = false): string {
+export function shareLink(
+  result: UploadResult,
+  clientKey?: string | Uint8Array,
+  serverKeptKey = false,
+): string {
+  if (clientKey instanceof Uint8Array) return makeEceLink(result.url, clientKey);
   if (clientKey !== undefined) return makeLink(result.url, clientKey);
   return serverKeptKey ? result.url.split('#')[0]! : result.url;
 }

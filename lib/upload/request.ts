@@ -4,6 +4,8 @@
  * `true` for encrypt and saveKey), so encrypt, saveKey and genDeletionKey are always sent.
  */
 import { base64 } from '@scure/base';
+import { eceCiphertextSize } from '../crypto/ece';
+import { ECE_FORMAT_NAME } from '../crypto/link';
 import { IV_LENGTH, isAlphabetText } from '../crypto/text';
 import { t } from '../i18n';
 import { UploadError } from './errors';
@@ -24,6 +26,13 @@ export const EXPIRATION_UNITS: Record<ExpireUnit, string> = {
   month: 'Months',
   year: 'Years',
 };
+
+/**
+ * The field that tells a Hushdrop server a client-mode upload is in the authenticated format (value
+ * `ece1`), so it serves the page that opens such links. Teknik-format uploads do not send it: they
+ * are told apart by their `iv`.
+ */
+export const LINK_FORMAT_FIELD = 'linkFormat';
 
 const bool = (value: boolean) => (value ? 'true' : 'false');
 
@@ -55,8 +64,9 @@ function expiryFields(options: UploadOptions): Array<[string, string]> {
 }
 
 /**
- * Builds the request for one upload. `iv` is required in client mode (the IV the body was
- * encrypted with); the key is never part of the request.
+ * Builds the request for one upload. `iv` is required in client mode for the Teknik format (the IV
+ * the body was encrypted with); the authenticated format has its salt in the body. No key or secret
+ * is ever part of the request.
  */
 export function buildUploadRequest(
   target: UploadTarget,
@@ -69,8 +79,9 @@ export function buildUploadRequest(
   const type = file.type.trim();
 
   switch (options.mode) {
-    case 'client':
-      if (iv === undefined || iv.length !== IV_LENGTH || !isAlphabetText(iv)) {
+    case 'client': {
+      const ece = options.format === 'ece';
+      if (!ece && (iv === undefined || iv.length !== IV_LENGTH || !isAlphabetText(iv))) {
         throw new TypeError('Client mode needs the 16-character IV the file was encrypted with.');
       }
       // The server sees only ciphertext: it must not sniff the type, encrypt again or keep a key.
@@ -78,11 +89,12 @@ export function buildUploadRequest(
         ['contentType', type || 'application/octet-stream'],
         ['encrypt', 'false'],
         ['saveKey', 'false'],
-        ['keySize', String(KEY_SIZE_BITS)],
-        ['iv', iv],
-        ['blockSize', String(BLOCK_SIZE_BITS)],
       );
+      if (ece) fields.push([LINK_FORMAT_FIELD, ECE_FORMAT_NAME]);
+      else
+        fields.push(['keySize', String(KEY_SIZE_BITS)], ['iv', iv!], ['blockSize', String(BLOCK_SIZE_BITS)]);
       break;
+    }
     case 'server':
       if (type) fields.push(['contentType', type]);
       fields.push(
@@ -116,6 +128,16 @@ export function buildUploadRequest(
   }
 
   return { url, headers, fields, fileField: 'file', fileName: partFileName(file) };
+}
+
+/**
+ * Bytes of the file part, which the server stores, for a file of `plainSize` bytes: the same in the
+ * Teknik format and when the server encrypts or nobody does; header and 17 bytes per 64 KiB record
+ * more in the authenticated format. The streamed body's length and the answer's `contentLength`
+ * are checked against it.
+ */
+export function storedSize(options: Pick<UploadOptions, 'mode' | 'format'>, plainSize: number): number {
+  return options.mode === 'client' && options.format === 'ece' ? eceCiphertextSize(plainSize) : plainSize;
 }
 
 /** The multipart body: the fields in order, then the file part named with the original name. */

@@ -1,3 +1,4 @@
+import type { LinkFormat } from '../crypto/link';
 import type { StreamBody } from './multipart';
 
 /** The two dialects of the Upload API v1: `?sub=api` on the base host, or its own API host. */
@@ -28,6 +29,12 @@ export interface Credentials {
 
 export interface UploadOptions {
   mode: Mode;
+  /**
+   * Client mode only: the format the file is encrypted in. Default `teknik` (what Teknik servers
+   * and their download page know); `ece`, the authenticated format, for servers whose recipient
+   * page opens it (the profile says which).
+   */
+  format?: LinkFormat;
   /** Server mode only: let the server keep the key and decrypt on download. */
   saveKey: boolean;
   genDeletionKey: boolean;

@@ -21,7 +21,7 @@ import type { CheckedRequest } from '../../lib/payments/request';
 import type { RootStore } from '../../lib/payments/roots';
 import { expiresMs } from '../../lib/payments/timing';
 import type { EvaluatedDetails } from '../../lib/payments/verdict';
-import { addPayment, HistoryWriteError, type PaymentEntry } from '../history';
+import { addPayment, HistoryWriteError, type PaymentEntry } from '../storage/history';
 import { paymentRootStore } from './roots';
 
 export interface PaymentFlowDeps {

@@ -4,64 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCipher, cryptStream, encryptBytes, randomIv, randomKey } from '../../lib/crypto';
-
-/** A source that yields `plain` in the given piece sizes, as a byte stream (BYOB) or a plain one. */
-function source(plain: Uint8Array, pieces: number[], bytes: boolean) {
-  let at = 0;
-  let i = 0;
-  const stats = { pulled: 0, cancelled: undefined as unknown };
-  const next = () => {
-    const size = Math.max(1, pieces[i++ % pieces.length]!);
-    const piece = plain.slice(at, at + size);
-    at += piece.length;
-    stats.pulled += piece.length;
-    return piece;
-  };
-  const stream = bytes
-    ? new ReadableStream({
-        type: 'bytes',
-        pull(controller) {
-          const request = controller.byobRequest;
-          if (at >= plain.length) {
-            // A byte stream ends a pending BYOB read by answering it with 0 bytes after close().
-            controller.close();
-            request?.respond(0);
-            return;
-          }
-          const piece = next();
-          if (request?.view && request.view.byteLength >= piece.length) {
-            new Uint8Array(request.view.buffer, request.view.byteOffset).set(piece);
-            request.respond(piece.length);
-          } else controller.enqueue(piece);
-        },
-        cancel(reason) {
-          stats.cancelled = reason;
-        },
-      })
-    : new ReadableStream<Uint8Array>(
-        {
-          pull(controller) {
-            if (at >= plain.length) controller.close();
-            else controller.enqueue(next());
-          },
-          cancel(reason) {
-            stats.cancelled = reason;
-          },
-        },
-        { highWaterMark: 0 },
-      );
-  return { stream: stream as ReadableStream<Uint8Array>, stats };
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(Uint8Array.from(part));
-  return Buffer.concat(parts);
-}
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-};
+import { readAll, settle, source } from './byte-sources';
 
 describe('cryptStream', () => {
   it('gives the same bytes as one-shot encryption for any source cutting and chunk size (property)', async () => {

@@ -1,9 +1,25 @@
+import { base64urlnopad } from '@scure/base';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LinkError, type LinkProblem, makeLink, parseLink, randomKey } from '../../lib/crypto';
+import {
+  ECE_LINK_PREFIX,
+  eceFragment,
+  LinkError,
+  type LinkProblem,
+  makeEceLink,
+  makeLink,
+  parseLink,
+  parseShareLink,
+  randomKey,
+  randomSecret,
+} from '../../lib/crypto';
 
-function problemOf(text: string): { problem: LinkProblem; message: string } {
+function problemOf(
+  text: string,
+  parse: (text: string) => unknown = parseLink,
+): { problem: LinkProblem; message: string } {
   try {
-    parseLink(text);
+    parse(text);
   } catch (error) {
     expect(error).toBeInstanceOf(LinkError);
     const { problem, message } = error as LinkError;
@@ -38,10 +54,12 @@ describe('parseLink', () => {
   it('splits a link into address and key', () => {
     const key = randomKey();
     expect(parseLink(`https://u.example.com/aB3dE.png#${key}`)).toEqual({
+      format: 'teknik',
       url: 'https://u.example.com/aB3dE.png',
       key,
     });
     expect(parseLink(`  http://localhost:3000/f.txt?sub=u#${key}\n`)).toEqual({
+      format: 'teknik',
       url: 'http://localhost:3000/f.txt?sub=u',
       key,
     });
@@ -51,6 +69,7 @@ describe('parseLink', () => {
     for (let i = 0; i < 20; i++) {
       const key = randomKey();
       expect(parseLink(makeLink('https://u.example.com/x.bin', key))).toEqual({
+        format: 'teknik',
         url: 'https://u.example.com/x.bin',
         key,
       });
@@ -110,5 +129,86 @@ describe('parseLink', () => {
     for (const text of ['x', 'https://a.b/c', 'https://a.b/c#', 'https://a.b/c#ab', 'https://a.b/c#a-b']) {
       expect(problemOf(text).message).toMatch(/^[A-Z].*\.$/);
     }
+  });
+});
+
+describe('authenticated links (ece1)', () => {
+  it('carry the secret as 22 base64url characters after “ece1.”', () => {
+    const secret = Uint8Array.from({ length: 16 }, (_, i) => i);
+    expect(makeEceLink('https://files.example/aB3dE.txt', secret)).toBe(
+      'https://files.example/aB3dE.txt#ece1.AAECAwQFBgcICQoLDA0ODw',
+    );
+    expect(makeEceLink(`https://files.example/a.txt#${randomKey()}`, secret)).toBe(
+      `https://files.example/a.txt#${eceFragment(secret)}`,
+    );
+    expect(() => makeEceLink('https://files.example/a', new Uint8Array(32))).toThrow(RangeError);
+    expect(() => makeEceLink('file:///a', secret)).toThrow(LinkError);
+  });
+
+  it('are told apart from Teknik links by one parser, and round-trip (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), (secret) => {
+        const link = parseShareLink(makeEceLink('https://files.example/x.bin?sub=u', secret));
+        expect(link).toEqual({ format: 'ece', url: 'https://files.example/x.bin?sub=u', secret });
+        expect(parseShareLink(makeLink('https://files.example/x.bin', randomKey())).format).toBe('teknik');
+      }),
+    );
+  });
+
+  it('leave every Teknik link as it was: any fragment without the prefix is read by Teknik’s rules', () => {
+    for (const fragment of [
+      randomKey(),
+      'abcdefghijklmnop',
+      'abcdefghijklmnopqrstuvwx',
+      'ece1',
+      'Ece1xAAECAwQFBgcICQoLDA0ODw',
+    ]) {
+      const text = `https://u.example.com/a#${fragment}`;
+      const outcome = (parse: (text: string) => unknown) => {
+        try {
+          return parse(text);
+        } catch (e) {
+          return (e as LinkError).problem;
+        }
+      };
+      expect(outcome(parseShareLink)).toEqual(outcome(parseLink));
+    }
+  });
+
+  it('explain a secret of the wrong shape', () => {
+    const good = base64urlnopad.encode(randomSecret());
+    for (const bad of [
+      '',
+      good.slice(1),
+      `${good}A`,
+      `${good}==`,
+      good.replace(/.$/, 'B'), // the last character carries 2 bits only: the rest must be zero
+      'AAECAwQFBgcICQoLDA0OD+',
+      'AAECAwQFBgcICQoLDA0OD/',
+      `${good}#x`,
+      `${good}&v=2`,
+    ]) {
+      const { problem, message } = problemOf(
+        `https://u.example.com/a#${ECE_LINK_PREFIX}${bad}`,
+        parseShareLink,
+      );
+      expect(problem).toBe('secret');
+      expect(message).toContain('22 characters');
+    }
+  });
+
+  it('say when a link is in a newer format', () => {
+    const { problem, message } = problemOf(
+      'https://u.example.com/a#ece2.AAECAwQFBgcICQoLDA0ODw',
+      parseShareLink,
+    );
+    expect(problem).toBe('unknown-format');
+    expect(message).toMatch(/does not know/);
+  });
+
+  it('are refused by parseLink (an opener of Teknik links only) rather than decrypted the wrong way', () => {
+    const { problem, message } = problemOf(makeEceLink('https://u.example.com/a', randomSecret()));
+    expect(problem).toBe('format-not-here');
+    expect(message).toMatch(/^[A-Z].*\.$/);
   });
 });

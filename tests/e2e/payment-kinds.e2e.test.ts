@@ -1,67 +1,296 @@
-// Today's payment links (tests/e2e/payment-kinds.ts) in Chromium. The "Check this payment
-// request" entry is chosen by dispatching the menu's click event in the service worker, as the
-// other Chromium right-click tests do: headless Chromium's context menu is native and out of
-// reach. The selection is the page's own, read from it.
-import type { Page } from 'playwright-core';
-import { launchExtension } from './harness';
-import { LNURL_HOST, type PaymentBrowser, paymentKindScenarios, type Tab } from './payment-kinds';
+// Payment requests as pages carry them today, in both browsers: bitcoin: links (BIP 21, and BIP 321
+// with an invoice and offers alongside), lightning: invoices, selected invoice text through "Check
+// this payment request", a Lightning Address, and the refusals: a forged invoice signature, an
+// expired invoice, an LNURL service answering a mismatched invoice.
+// Every request comes from the local LNURL service on 127.0.0.2, a host the manifest does not
+// grant: Firefox asks for it when the person looks an address up; Chromium's prompt cannot be
+// answered, so there it is granted at launch.
+import { bech32, hex } from '@scure/base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeInvoice, TEST_NODE_KEY } from '../lnurl/invoices';
+import { type LnurlService, startLnurlService } from '../lnurl/server';
+import { until } from '../testkit/wait';
+import type { Driver, DriverPage } from './driver/driver';
+import { forEachBrowser } from './driver/each-browser';
+import { UNGRANTED_HOST as HOST } from './support/hosts';
 
-declare const chrome: any;
+const P2WPKH = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+const TEA = '0.0015 BTC (150,000 sat)';
+/** A key that is not the test node's: what a forger signs with. */
+const FORGER_SECRET = hex.decode('22'.repeat(32));
 
-const tabOf = (page: Page): Tab & { page: Page } => ({
-  page,
-  text: async (css) => (await page.locator(css).first().textContent()) ?? '',
-  attribute: (css, name) => page.locator(css).first().getAttribute(name),
-  inputValue: (css) => page.locator(css).first().inputValue(),
-  count: (css) => page.locator(css).count(),
-  waitFor: (css) => page.locator(css).first().waitFor({ timeout: 30_000 }),
-  click: (css) => page.locator(css).first().click(),
-  fill: (css, text) => page.locator(css).first().fill(text),
-  close: () => page.close(),
+let service: LnurlService;
+let invoice: string;
+let selected: string;
+let forged: string;
+let expired: string;
+let both: string;
+let offers: string;
+
+beforeAll(async () => {
+  service = await startLnurlService({ host: HOST });
+  const now = Math.floor(Date.now() / 1000);
+  invoice = makeInvoice({
+    amountMsat: 150_000_000n,
+    description: 'A pot of tea',
+    timestamp: now,
+    expiry: 3600,
+  });
+  selected = makeInvoice({
+    amountMsat: 21_000n,
+    description: 'Selected tea',
+    timestamp: now,
+    nameNode: true,
+  });
+  // Names the test node in its n field, but is signed by another key.
+  forged = makeInvoice(
+    {
+      amountMsat: 5_000_000n,
+      description: 'Forged tea',
+      timestamp: now,
+      expiry: 3600,
+      extra: [[19, bech32.toWords(hex.decode(TEST_NODE_KEY))]],
+    },
+    FORGER_SECRET,
+  );
+  expired = makeInvoice({
+    amountMsat: 5_000_000n,
+    description: 'Yesterday’s tea',
+    timestamp: now - 2 * 86_400,
+    expiry: 3600,
+    nameNode: true,
+  });
+  both = `bitcoin:${P2WPKH}?amount=0.0015&lightning=${invoice}`;
+  offers = `bitcoin:${P2WPKH}?amount=0.0015&label=Tea%20%3Cb%3Eshop%3C%2Fb%3E&message=Order%2042&lno=lno1qcpoffer&pj=https://${HOST}/payjoin`;
+  service.setPage(`<!doctype html><html lang="en"><title>Tea shop</title>
+<h1>Pay for your tea</h1>
+<ul>
+  <li><a id="onchain" href="bitcoin:${P2WPKH}?amount=0.0015&amp;label=Tea%20shop">Pay on-chain</a></li>
+  <li><a id="invoice" href="lightning:${invoice}">Pay with Lightning</a></li>
+  <li><a id="both" href="${both.replace('&', '&amp;')}">Pay either way</a></li>
+  <li><a id="offers" href="${offers.replaceAll('&', '&amp;')}">Pay with an offer</a></li>
+  <li><a id="forged" href="lightning:${forged}">Pay (forged)</a></li>
+  <li><a id="expired" href="lightning:${expired}">Pay (expired)</a></li>
+  <li><a id="address" href="lightning:${service.address('alice')}">Tip alice</a></li>
+  <li><a id="about" href="/about">About</a></li>
+</ul>
+<p>Or copy this invoice: <span id="selected">${selected}</span></p>`);
 });
 
-paymentKindScenarios(async (): Promise<PaymentBrowser> => {
-  const browser = await launchExtension({ grantHosts: [`http://${LNURL_HOST}/*`] });
-  const pageOf = (tab: Tab) => (tab as ReturnType<typeof tabOf>).page;
-  return {
-    async openWebPage(url) {
-      const page = await browser.ctx.newPage();
-      await page.goto(url);
-      return tabOf(page);
-    },
-    openExtensionPage: async (path) => tabOf(await browser.open(path)),
-    async clickOpensPaymentPage(tab, css) {
-      const [page] = await Promise.all([browser.ctx.waitForEvent('page'), pageOf(tab).click(css)]);
-      return tabOf(page);
-    },
-    async checkSelectedText(tab, css) {
-      const shop = pageOf(tab);
-      const selectionText = await shop.evaluate((selector) => {
-        window.getSelection()!.selectAllChildren(document.querySelector(selector)!);
-        return window.getSelection()!.toString();
-      }, css);
-      const [page] = await Promise.all([
-        browser.ctx.waitForEvent('page'),
-        browser.sw.evaluate(
-          async ({ selectionText, pageUrl }) => {
-            const [tab] = await chrome.tabs.query({ url: pageUrl });
-            chrome.contextMenus.onClicked.dispatch(
-              { menuItemId: 'hushdrop-check-payment', selectionText, pageUrl, editable: false, frameId: 0 },
-              tab,
-            );
-          },
-          { selectionText, pageUrl: shop.url() },
-        ),
-      ]);
-      return tabOf(page);
-    },
-    // Granted at launch (grantHosts): Chromium's prompt is native and cannot be answered here.
-    allowSiteIfAsked: async () => {},
-    badgeText: (url) =>
-      browser.sw.evaluate(async (u) => {
-        const [tab] = await chrome.tabs.query({ url: u });
-        return tab ? chrome.action.getBadgeText({ tabId: tab.id }) : 'no tab';
-      }, url),
-    close: () => browser.close(),
-  };
+afterAll(async () => {
+  await service?.close();
+});
+
+/** Waits until the payment page shows `done`; where it asks for the service's host, allows it. */
+async function settle(d: Driver, page: DriverPage, done = '#verdict, #error'): Promise<void> {
+  const state = await until(
+    async () =>
+      (await page.count(done)) > 0 ? 'shown' : (await page.count('#allow')) > 0 ? 'permission' : undefined,
+    `${done} or a permission request`,
+  );
+  if (state === 'shown') return;
+  await page.click('#allow');
+  await d.permissionPrompt(HOST, 'allow');
+  await page.waitFor(done);
+}
+
+/** The hand-off to a wallet: the link (also as QR code) and what it copies. */
+async function expectHandOff(page: DriverPage, href: string): Promise<void> {
+  expect(await page.attribute('#wallet-link', 'href')).toBe(href);
+  expect(await page.count('#pay-wallet svg.qr path')).toBe(1);
+  expect(await page.inputValue('#copy-uri')).toBe(href);
+}
+
+forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
+  /** The shop page, link `id` clicked by a person: the payment page it opened. */
+  async function clickOnShop(id: string, done = '#verdict, #error'): Promise<DriverPage> {
+    const shop = await d.openUrl(service.pageUrl);
+    await shop.waitFor(`#${id}[data-hushdrop]`);
+    const page = await d.waitForNewPage(() => shop.click(`#${id}`));
+    await settle(d, page, done);
+    await shop.close();
+    return page;
+  }
+
+  describe('payment links on a shop page', () => {
+    it('are marked and counted on the badge: bitcoin:, lightning: and a Lightning Address', async () => {
+      const shop = await d.openUrl(service.pageUrl);
+      await until(
+        async () => ((await shop.count('a[data-hushdrop]')) === 7 ? true : undefined),
+        'seven marked links',
+      );
+      expect(await shop.attribute('#about', 'data-hushdrop')).toBeNull();
+      await until(async () => ((await d.badgeText(shop)) === '7' ? true : undefined), 'the badge to say 7');
+      await shop.close();
+    });
+
+    it('a bitcoin: link: the address checked, the amount exact, unsigned, handed to a wallet', async () => {
+      const page = await clickOnShop('onchain');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
+      expect(await page.attribute('#verdict', 'data-kind')).toBe('bip21');
+      expect(await page.text('#total')).toBe(TEA);
+      expect(await page.text('#payee')).toBe(P2WPKH);
+      expect(await page.text('#network')).toMatch(/main network/);
+      expect(await page.text('#label')).toBe('Tea shop');
+      await expectHandOff(page, `bitcoin:${P2WPKH}?amount=0.0015&label=Tea%20shop`);
+      expect(await page.inputValue('#copy-address')).toBe(P2WPKH);
+      expect(await page.inputValue('#copy-amount')).toBe('0.0015');
+      await page.close();
+    });
+
+    it('a lightning: link: verified by its node, which the page says is not the shop', async () => {
+      const page = await clickOnShop('invoice');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('verified');
+      expect(await page.attribute('#verdict', 'data-kind')).toBe('bolt11');
+      expect(await page.text('#total')).toBe(TEA);
+      expect(await page.text('#node-key')).toBe(TEST_NODE_KEY);
+      expect(await page.text('#node-caution')).toMatch(/not which shop/);
+      expect(await page.text('#memo')).toBe('A pot of tea');
+      expect(await page.text('#expiry')).toMatch(/^(1 hour|[1-5]?\d minutes?)\b.*left/);
+      await expectHandOff(page, `lightning:${invoice}`);
+      expect(await page.inputValue('#copy-invoice')).toBe(invoice);
+      await page.close();
+    });
+
+    it('a BIP 321 link with both: the address and the invoice, the amounts agreeing', async () => {
+      const page = await clickOnShop('both');
+      // The on-chain address is signed by nobody, so the link as a whole is unsigned.
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
+      expect(await page.text('#total')).toBe(TEA);
+      expect(await page.text('#onchain-address')).toBe(P2WPKH);
+      expect(await page.text('.lightning-invoice')).toContain(TEST_NODE_KEY);
+      expect(await page.count('#warnings')).toBe(0);
+      await expectHandOff(page, both);
+      await page.close();
+    });
+
+    it('a BIP 321 link with an offer and payjoin: shown as offered, not acted on; its label as text', async () => {
+      const page = await clickOnShop('offers');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
+      expect(await page.text('#label')).toBe('Tea <b>shop</b>');
+      expect(await page.count('#label b')).toBe(0);
+      expect(await page.text('#memo')).toBe('Order 42');
+      const present = await page.text('#present-only');
+      expect(present).toContain('lno1qcpoffer');
+      expect(present).toContain(`https://${HOST}/payjoin`);
+      expect(present).toMatch(/not acted on|does not use/i);
+      await expectHandOff(page, offers);
+      await page.close();
+    });
+
+    it('selected invoice text, through "Check this payment request"', async () => {
+      const shop = await d.openUrl(service.pageUrl);
+      await shop.waitFor('#selected');
+      await shop.evaluate((css) => {
+        getSelection()!.selectAllChildren(document.querySelector(css)!);
+      }, '#selected');
+      const page = await d.waitForNewPage(() => d.contextMenu(shop, '#selected', 'check-payment'));
+      await settle(d, page);
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('verified');
+      expect(await page.text('#total')).toBe('0.00000021 BTC (21 sat)');
+      expect(await page.text('#verdict')).toMatch(/The invoice names this node/);
+      expect(await page.text('#memo')).toBe('Selected tea');
+      expect(await page.text('#found-on')).toBe(service.pageUrl);
+      await expectHandOff(page, `lightning:${selected}`);
+      await page.close();
+      await shop.close();
+    });
+  });
+
+  describe('invoices that must not be paid', () => {
+    it('a forged signature: not verified, the reason shown, nothing to pay', async () => {
+      const page = await clickOnShop('forged');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('invalid');
+      expect(await page.count('#node-key')).toBe(0);
+      expect(await page.text('#reasons')).toMatch(/signature was not made by the node it names/);
+      expect(await page.text('#not-payable')).toMatch(/invalid/);
+      expect(await page.count('#pay-wallet')).toBe(0);
+      await page.close();
+    });
+
+    it('an expired invoice: says so, and offers no hand-off', async () => {
+      const page = await clickOnShop('expired');
+      expect(await page.attribute('#verdict', 'class')).toContain('verdict-expired');
+      expect(await page.text('#verdict-h')).toMatch(/Expired/);
+      expect(await page.text('#warnings')).toMatch(/expired on .*do not pay it/);
+      expect(await page.text('#memo')).toBe('Yesterday’s tea');
+      expect(await page.count('#pay-wallet')).toBe(0);
+      await page.close();
+    });
+  });
+
+  describe('a Lightning Address against the local LNURL service', () => {
+    it('looked up on the click, then an invoice for the amount chosen, checked and handed off', async () => {
+      const page = await clickOnShop('address', '#lnurl-amount, #error');
+      expect(await page.attribute('#verdict', 'data-kind')).toBe('lnurl');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
+      expect(await page.text('#total')).toBe('between 0.00000001 BTC (1 sat) and 0.01 BTC (1,000,000 sat)');
+      expect(await page.text('#memo')).toBe('Tea for alice <script>alert(1)</script>');
+      expect(await page.count('#memo script, main script')).toBe(0);
+      expect(await page.count('#pay-wallet')).toBe(0);
+
+      const before = service.invoiceRequests.length;
+      await page.fill('#lnurl-sat', '21');
+      await page.click('#lnurl-get');
+      await page.waitFor('#pay-wallet');
+      expect(service.invoiceRequests.slice(before)).toEqual([{ name: 'alice', amountMsat: 21_000n }]);
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('verified');
+      expect(await page.text('#total')).toBe('0.00000021 BTC (21 sat)');
+      expect(await page.text('#node-key')).toBe(TEST_NODE_KEY);
+      expect(await page.attribute('#wallet-link', 'href')).toMatch(/^lightning:lnbc210n1/);
+      await page.close();
+    });
+
+    /** The payment page with a pasted request, looked up: its amount form or an error. */
+    async function lookUp(text: string): Promise<DriverPage> {
+      const page = await d.open('payment.html');
+      await page.waitFor('#recent');
+      await page.fill('#request-input', text);
+      await page.click('#open');
+      await settle(d, page, '#lnurl-amount, #error');
+      return page;
+    }
+
+    it('a service answering a mismatched invoice: refused with the reason, nothing to pay', async () => {
+      const page = await lookUp(service.address('mallory-hash'));
+      await page.fill('#lnurl-sat', '21');
+      await page.click('#lnurl-get');
+      await page.waitFor('#verdict[data-verdict="invalid"]');
+      expect(await page.text('#reasons')).toMatch(
+        /description hash is not the hash of what the service showed you/,
+      );
+      expect(await page.count('#pay-wallet')).toBe(0);
+      expect(await page.text('#not-payable')).toMatch(/invalid/);
+      await page.close();
+    });
+
+    it('an amount outside the service’s limits is refused before anything is asked', async () => {
+      const page = await lookUp(service.lnurl('alice'));
+      const before = service.invoiceRequests.length;
+      await page.fill('#lnurl-sat', '1000001');
+      await page.click('#lnurl-get');
+      await page.waitFor('#lnurl-error');
+      expect(await page.text('#lnurl-error')).toMatch(/1,000,000 sat/);
+      expect(service.invoiceRequests.length).toBe(before);
+      expect(await page.count('#pay-wallet')).toBe(0);
+      await page.close();
+    });
+
+    it('terms larger than the page reads: a clear error, and no amount form', async () => {
+      const page = await lookUp(service.address('huge'));
+      expect(await page.count('#lnurl-amount')).toBe(0);
+      expect(await page.text('#error')).toMatch(/too large/);
+      await page.close();
+    });
+  });
+
+  it('says where lightning: links cannot reach Hushdrop as a protocol handler (Firefox)', async () => {
+    const page = await d.open('payment.html');
+    await page.waitFor('#recent');
+    // Firefox lets an extension handle bitcoin: links, not lightning: ones; Chromium has no such handler.
+    expect(await page.count('#firefox-lightning')).toBe(d.name === 'firefox' ? 1 : 0);
+    if (d.name === 'firefox')
+      expect(await page.text('#firefox-lightning')).toMatch(/no extension can take lightning: links/);
+    await page.close();
+  });
 });

@@ -4,10 +4,10 @@
 // extension also never streams in a Firefox build (import.meta.env.FIREFOX), whatever this says.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestStreamsSupported } from '../../lib/upload/stream-choice';
-import { launchFirefox } from './firefox-harness';
+import { launchChromium } from '../testkit/chromium';
+import { launchFirefox } from '../testkit/firefox';
 
 // The detector as the page runs it: its own source, called with the page's Request.
 const detect = `(${requestStreamsSupported.toString()})(globalThis.Request)`;
@@ -47,17 +47,17 @@ afterAll(() => {
   server.close();
 });
 
-/** A page script given as source text (the Firefox harness sends a function's source to the page). */
+/** A page script given as source text (Marionette is sent a function's source). */
 const script = (code: string) => ({ toString: () => `() => ${code}` }) as unknown as () => unknown;
 
 describe('Firefox', () => {
   it('fails the feature test, and indeed sends a stream body as text', async () => {
     const fx = await launchFirefox();
     try {
-      const page = await fx.openUrl(`${origin}/`);
-      expect(await page.evaluate(script(detect))).toBe(false);
+      const tab = await fx.openUrl(`${origin}/`);
+      expect(await fx.run(tab, script(detect))).toBe(false);
       // Why the test exists: Firefox ESR neither streams nor throws.
-      expect(await page.evaluate(script(sendStream))).toBe('[object ReadableStream]');
+      expect(await fx.run(tab, script(sendStream))).toBe('[object ReadableStream]');
       expect(received.at(-1)).toMatch(/^text\/plain/);
     } finally {
       await fx.close();
@@ -67,12 +67,10 @@ describe('Firefox', () => {
 
 describe('Chromium', () => {
   it('passes the feature test (it streams over HTTP/2; to this HTTP/1.1 server it refuses)', async () => {
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox'],
-    });
+    // Without the extension: the feature test is the page's own.
+    const browser = await launchChromium({ extensionDir: false });
     try {
-      const page = await browser.newPage();
+      const page = await browser.ctx.newPage();
       await page.goto(`${origin}/`);
       expect(await page.evaluate(detect)).toBe(true);
       const before = received.length;

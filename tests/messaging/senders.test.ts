@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ExtensionFacts, type SenderKind, senderAllowed, senderKind } from '../../lib/messaging/senders';
-import { ALLOWED_SENDERS } from '../../platform/messages';
+import {
+  chromiumFacts,
+  type ExtensionFacts,
+  firefoxFacts,
+  type SenderKind,
+  senderAllowed,
+  senderKind,
+} from '../../lib/messaging/senders';
+import { ALLOWED_SENDERS } from '../../platform/messaging/protocol';
 
 const ID = 'abcdefghijklmnopabcdefghijklmnop';
 const ORIGIN = `chrome-extension://${ID}`;
@@ -104,6 +111,37 @@ describe('the table of allowed senders', () => {
     for (const sender of senders)
       expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, sender, FIREFOX)).toBe(false);
     expect(senderAllowed(ALLOWED_SENDERS.startUpload, senders[0], FIREFOX)).toBe(true);
+  });
+
+  it('the upload page reports the jobs it runs, from its tab; no other page may', () => {
+    for (const facts of [chromiumFacts(ID, ORIGIN), firefoxFacts(FIREFOX.id, FIREFOX.origin)]) {
+      const page = (path: string, inTab = true) => ({
+        id: facts.id,
+        url: `${facts.origin}/${path}`,
+        ...(inTab ? { tab } : {}),
+      });
+      expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, page('upload.html'), facts)).toBe(true);
+      expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, page('upload.html?x#y'), facts)).toBe(true);
+      for (const other of [page('popup.html'), page('options.html'), page('upload.html', false)])
+        expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, other, facts), other.url).toBe(false);
+      // A web page whose path looks like ours is still a web page.
+      const web = { id: facts.id, url: 'https://evil.example/upload.html', tab };
+      expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, web, facts)).toBe(false);
+      // Only the upload page: it may not start runs, copy, or stop jobs on the background's behalf.
+      for (const type of ['runJob', 'abortJob', 'copyText', 'readClipboard'] as const)
+        expect(senderAllowed(ALLOWED_SENDERS[type], page('upload.html'), facts), type).toBe(false);
+    }
+  });
+
+  it('Firefox’s background page is the background: it may stop a job an upload page runs', () => {
+    const facts = firefoxFacts(FIREFOX.id, FIREFOX.origin);
+    const bg = { id: FIREFOX.id, url: `${FIREFOX.origin}/_generated_background_page.html` };
+    expect(senderKind(bg, facts)).toBe('background');
+    expect(senderAllowed(ALLOWED_SENDERS.abortJob, bg, facts)).toBe(true);
+    // The same address in a tab is a page, and there is no offscreen document at all.
+    expect(senderKind({ ...bg, tab }, facts)).toBe('page');
+    expect(senderKind({ id: FIREFOX.id, url: `${FIREFOX.origin}/offscreen.html` }, facts)).toBe('page');
+    expect(senderAllowed(ALLOWED_SENDERS.jobUpdate, bg, facts)).toBe(false);
   });
 
   it('no sender at all is refused', () => {

@@ -8,8 +8,8 @@ import { preparePayment } from '../../lib/payments/payment';
 import { EMPTY_ROOT_STORE, type RootStore, withExtraRoots } from '../../lib/payments/roots';
 import { clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
 import { walletUriFor } from '../../lib/payments/wallet';
-import { HistoryWriteError, type PaymentEntry } from '../../platform/history';
 import { createPaymentFlow } from '../../platform/payments/flow';
+import { HistoryWriteError, type PaymentEntry } from '../../platform/storage/history';
 import { type Merchant, PAY_TO_SCRIPT, PAYMENT_AMOUNT, startMerchant } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
 

@@ -24,7 +24,7 @@ import {
   fixture,
   HAVE_CORPUS,
   REQUEST_FIXTURES,
-} from './corpus';
+} from '../testkit/corpus';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

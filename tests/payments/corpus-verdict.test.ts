@@ -5,7 +5,13 @@ import { decodePaymentRequest, decodeX509Certificates } from '../../lib/payments
 import { formatTime } from '../../lib/payments/expiry';
 import { bundledRootStore, createRootStore, EMPTY_ROOT_STORE } from '../../lib/payments/roots';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
-import { CORPUS_ABSENT_MESSAGE, certificateFixture, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from './corpus';
+import {
+  CORPUS_ABSENT_MESSAGE,
+  certificateFixture,
+  fixture,
+  HAVE_CORPUS,
+  REQUEST_FIXTURES,
+} from '../testkit/corpus';
 
 const at = (seconds: number) => new Date(seconds * 1000);
 const byFile = (file: string) => REQUEST_FIXTURES.find((f) => f.file === file)!;

@@ -15,11 +15,11 @@ import {
   checkDecoders,
   checkEvaluate,
   checkText,
-  corpusMessages,
-  makeSeeds,
+  fuzzInputs,
   mutationArb,
+  parserTextArb,
   type Seed,
-} from './fuzz-kit';
+} from '../testkit/fuzz';
 
 /**
  * Property tests: about 11,000 cases in total, kept fast. The same checks run a million times
@@ -30,8 +30,7 @@ let seeds: Seed[];
 let messages: Uint8Array[];
 
 beforeAll(async () => {
-  seeds = await makeSeeds();
-  messages = [...seeds.map((s) => s.bytes), ...corpusMessages()];
+  ({ seeds, messages } = await fuzzInputs());
 }, 60_000);
 
 describe('properties: hostile bytes', () => {
@@ -85,18 +84,9 @@ describe('properties: hostile bytes', () => {
 
   it('random text: URI, link, address and transaction parsers throw only PaymentError (1,500 cases)', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.string({ maxLength: 200 }),
-          fc.string({ unit: 'binary', maxLength: 100 }),
-          fc.webUrl().map((url) => `bitcoin:?r=${url}`),
-          fc.stringMatching(/^(bc1|tb1|1|3|m|n|2)[0-9a-zA-Z]{0,80}$/),
-          fc.stringMatching(/^[0-9a-f]{0,400}$/),
-        ),
-        (text) => {
-          checkText(text);
-        },
-      ),
+      fc.property(parserTextArb(200), (text) => {
+        checkText(text);
+      }),
       { numRuns: 1500 },
     );
   });

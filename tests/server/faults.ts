@@ -2,15 +2,15 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { drain } from '../../server/http/body';
 import {
-  drain,
   JSON_TYPE,
   jsonBody,
   type Reply,
   replyAppError,
   replyHtml,
   tooLargeMessage,
-} from './responses';
+} from '../../server/http/responses';
 import type { Fault } from './types';
 
 /** Teknik's default MaxUploadFileSize, quoted by 'too-large-413' when the server has no limit of its own. */

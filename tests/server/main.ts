@@ -1,4 +1,6 @@
-// CLI for `npm run server`: starts the reference server alone and prints its addresses.
+// The test server from a shell (`npx tsx tests/server/main.ts`): the Hushdrop server with the test-only
+// switches below, for the bench and for trying clients against old Teknik behaviour. `npm run server` is
+// the product (server/main.ts) and has none of them.
 // Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
 // ServerOptions; env values win over it), TLS (`1`: HTTPS with HTTP/2 and HTTP/1.1 by ALPN; `http1`: HTTPS

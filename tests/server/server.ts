@@ -1,22 +1,27 @@
-// The reference upload server: both variants of the Teknik Upload API v1 in one node:http server.
-// Routes (P = port):
-//   POST /v1/Upload?sub=api          legacy upload        GET /<name>?sub=u, /u/<name>          download
-//   POST /api/v1/Upload              current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>  delete
+// The test server: the Hushdrop server (server/) wrapped with what only tests need, through the product's
+// test seams: injected faults on the upload endpoints, a recording of every request, and imitations of
+// old Teknik servers (a key in every URL, other deletion wordings, Teknik's download page). None of this
+// exists in server/, so no deployment can switch it on.
 
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { DOWNLOAD_DATA_PATH, handleDownloadData } from './download-page';
-import { handleDelete, handleDownload } from './downloads';
+import { hashToken } from '../../server/accounts/tokens';
+import type { ApiContext } from '../../server/api/context';
+import { checkDeletion, DOWNLOAD_DATA_PATH, replyDeletionPage } from '../../server/api/downloads';
+import { handleUpload } from '../../server/api/upload';
+import type { Exchange, Seams } from '../../server/app';
+import { defaultSettings, NO_LIMITS, type ServerSettings } from '../../server/config/settings';
+import { directReply, jsonBody, type Reply, replyNotFound } from '../../server/http/responses';
+import { startServer as startHushdrop } from '../../server/server';
+import type { DiskStorage } from '../../server/storage/disk';
+import { parseUploadRecord } from '../../server/uploads/record';
+import { replyDownloadPage, servesPage } from './download-page';
 import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
-import { directReply, escapeHtml, replyHtml, replyNotFound } from './responses';
-import { UploadStore } from './store';
-import { createTlsServer, makeTlsIdentity } from './tls';
-import type { ReferenceServer, ServerOptions, StoredUpload, Variant } from './types';
-import { handleUpload, type Links } from './upload';
+import { makeTlsIdentity } from './tls';
+import type { DeletionMode, ReferenceServer, ServerOptions, StoredUpload } from './types';
 
 export { findInRecorded } from './record';
 export type {
@@ -30,163 +35,115 @@ export type {
   Variant,
 } from './types';
 
-type Route =
-  | { kind: 'upload'; variant: Variant }
-  | { kind: 'download'; fileName: string }
-  | { kind: 'delete'; fileName: string; deletionKey: string }
-  | { kind: 'download-data' }
-  | { kind: 'index' }
-  | { kind: 'none' };
-
-function decodeSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
+/** A reply that adds `#key` to the result's url whenever there is a key (Teknik 2016–2018). */
+function keyInEveryUrlReply(reply: Reply): Reply {
+  return (status, headers, body) => {
+    let json: any;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      return reply(status, headers, body);
+    }
+    const result = json?.result;
+    if (result && typeof result.key === 'string' && !String(result.url).includes('#')) {
+      result.url = `${result.url}#${result.key}`;
+      return reply(status, headers, jsonBody(json));
+    }
+    reply(status, headers, body);
+  };
 }
 
-/** Paths match case-insensitively, as ASP.NET routes did; file names and keys keep their case. */
-function route(method: string, rawUrl: string): Route {
-  const url = new URL(rawUrl, 'http://reference.invalid');
-  const sub = url.searchParams.get('sub')?.toLowerCase();
-  const raw = url.pathname.split('/').filter((s) => s !== '');
-  const segments = raw.map(decodeSegment);
-  if (segments.some((s) => s === null)) return { kind: 'none' };
-  const parts = segments as string[];
-  const lower = parts.map((s) => s.toLowerCase());
-  const isGet = method === 'GET' || method === 'HEAD';
-
-  const fileRoute = (rest: string[]): Route => {
-    if (method === 'POST' && rest.map((s) => s.toLowerCase()).join('/') === 'action/downloaddata')
-      return { kind: 'download-data' };
-    if (!isGet) return { kind: 'none' };
-    if (rest.length === 1) return { kind: 'download', fileName: rest[0] };
-    if (rest.length === 2 && method === 'GET')
-      return { kind: 'delete', fileName: rest[0], deletionKey: rest[1] };
-    return { kind: 'none' };
-  };
-
-  if (sub === 'api') {
-    const isUpload = method === 'POST' && lower.length === 2 && lower[0] === 'v1' && lower[1] === 'upload';
-    return isUpload ? { kind: 'upload', variant: 'legacy' } : { kind: 'none' };
-  }
-  if (sub === 'u') return fileRoute(parts);
-  if (method === 'POST' && lower.length === 3 && lower.join('/') === 'api/v1/upload') {
-    return { kind: 'upload', variant: 'current' };
-  }
-  if (lower[0] === 'u') return fileRoute(parts.slice(1));
-  if (isGet && parts.length === 0) return { kind: 'index' };
-  return { kind: 'none' };
+/** Deletion links answered in another server's words, or "deleted" while the file stays. */
+async function deleteInOtherWords(
+  ctx: ApiContext,
+  res: ServerResponse,
+  mode: Exclude<DeletionMode, 'teknik'>,
+  fileName: string,
+  deletionKey: string,
+): Promise<void> {
+  const reply = directReply(res);
+  const check = await checkDeletion(ctx, fileName, deletionKey);
+  if (!check.found) return replyNotFound(reply);
+  if (mode === 'keeps-file') return replyDeletionPage(reply, fileName, check.allowed);
+  if (check.allowed) await ctx.uploads.remove(check.record);
+  reply(
+    200,
+    { 'Content-Type': 'text/plain; charset=utf-8' },
+    Buffer.from(check.allowed ? 'File deleted' : 'Wrong deletion key'),
+  );
 }
 
 export async function startServer(opts: ServerOptions): Promise<ReferenceServer> {
   const host = opts.host ?? '127.0.0.1';
-  const now = opts.now ?? Date.now;
-  const dripIntervalMs = opts.dripIntervalMs ?? 20;
   await mkdir(opts.dataDir, { recursive: true });
-  const store = new UploadStore(join(opts.dataDir, 'files'));
-  await store.init();
   const recorder = opts.record ? new Recorder(opts.dataDir) : null;
   await recorder?.init();
   const faults = new FaultSwitch();
   const stalled = new Set<ServerResponse>();
   const dripTimers = new Set<NodeJS.Timeout>();
-  const links: Links = { baseUrl: '', uploadUrl: '' };
+  const dripIntervalMs = opts.dripIntervalMs ?? 20;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body: Readable = recorder ? recorder.tap(req) : req;
-    const method = req.method ?? 'GET';
-    const target = route(method, req.url ?? '/');
-    if (target.kind !== 'upload' && target.kind !== 'download-data') body.resume();
-    const reply = directReply(res);
-    switch (target.kind) {
-      case 'upload': {
-        const fault = faults.take();
-        if (fault && fault !== 'drip') {
-          await playFault(fault, { req, res, body, reply, maxUploadBytes: opts.maxUploadBytes, stalled });
-          return;
-        }
-        const ctx = {
-          variant: target.variant,
-          store,
-          links,
-          accounts: opts.accounts ?? [],
-          maxUploadBytes: opts.maxUploadBytes,
-          now,
-          keyInEveryUrl: opts.keyInEveryUrl,
-        };
-        await handleUpload(
-          ctx,
-          req,
-          body,
-          fault === 'drip' ? dripReply(res, dripIntervalMs, dripTimers) : reply,
-        );
-        return;
-      }
-      case 'download':
-        await handleDownload(
-          {
-            store,
-            now,
-            downloadPage: opts.downloadPage ? `${links.uploadUrl}${DOWNLOAD_DATA_PATH}` : undefined,
-          },
-          req,
-          res,
-          target.fileName,
-        );
-        return;
-      case 'download-data':
-        await handleDownloadData(store, now(), req, body, res);
-        return;
-      case 'delete':
-        await handleDelete({ store, now, deletion: opts.deletion }, res, target.fileName, target.deletionKey);
-        return;
-      case 'index':
-        replyHtml(
-          reply,
-          200,
-          'Hushdrop reference server',
-          `<h1>Hushdrop reference upload server</h1><p>Legacy: POST ${escapeHtml(links.baseUrl)}/v1/Upload?sub=api` +
-            `<br>Current: POST ${escapeHtml(links.baseUrl)}/api/v1/Upload</p>`,
-        );
-        return;
-      case 'none':
-        replyNotFound(reply);
-        return;
-    }
-  }
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch((err: unknown) => {
-      console.error('reference server: request failed', err);
-      if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
-      else res.destroy();
-    });
+  const base = defaultSettings(opts.dataDir);
+  const settings: ServerSettings = {
+    ...base,
+    host,
+    port: opts.port ?? 0,
+    maxUploadBytes: opts.maxUploadBytes,
+    accounts: await Promise.all(
+      (opts.accounts ?? []).map(async (a) => ({ username: a.username, tokenHash: await hashToken(a.token) })),
+    ),
+    limits: NO_LIMITS,
+    accessLog: 'off',
+    // Expiry is also enforced on access; a test that is about the sweeper sets its own interval.
+    sweepIntervalMs: 3_600_000,
+    ...opts.settings,
   };
+
+  const intercept = async (x: Exchange, ctx: ApiContext): Promise<boolean> => {
+    const { route, res } = x;
+    if (route.kind === 'upload') {
+      const fault = faults.take();
+      if (fault && fault !== 'drip') {
+        await playFault(fault, {
+          req: x.req,
+          res,
+          body: x.body,
+          reply: x.reply,
+          maxUploadBytes: opts.maxUploadBytes,
+          stalled,
+        });
+        return true;
+      }
+      if (fault !== 'drip' && !opts.keyInEveryUrl) return false;
+      let reply = fault === 'drip' ? dripReply(res, dripIntervalMs, dripTimers) : x.reply;
+      if (opts.keyInEveryUrl) reply = keyInEveryUrlReply(reply);
+      await handleUpload(ctx, { ...x, variant: route.variant, reply });
+      return true;
+    }
+    if (route.kind === 'download' && opts.downloadPage) {
+      const record = await ctx.uploads.find(route.fileName);
+      if (!record || !servesPage(record)) return false;
+      // The page is not the file: the bytes come from DownloadData, which counts the view.
+      replyDownloadPage(res, record, `${x.links.uploadUrl}${DOWNLOAD_DATA_PATH}`);
+      return true;
+    }
+    if (route.kind === 'delete' && opts.deletion && opts.deletion !== 'teknik') {
+      await deleteInOtherWords(ctx, res, opts.deletion, route.fileName, route.deletionKey);
+      return true;
+    }
+    return false;
+  };
+  const seams: Seams = { intercept, ...(recorder ? { tapBody: (req) => recorder.tap(req) } : {}) };
+
   const identity = opts.tls ? await makeTlsIdentity(host) : undefined;
   const http2 = opts.tls?.http2 ?? true;
-  let server: import('node:net').Server;
-  let closeConnections: () => void;
-  if (identity) {
-    ({ server, closeConnections } = createTlsServer(identity, http2, onRequest));
-  } else {
-    const plain = createServer({ requestTimeout: 0 }, onRequest);
-    server = plain;
-    closeConnections = () => plain.closeAllConnections();
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const hushdrop = await startHushdrop(settings, {
+    now: opts.now,
+    seams,
+    ...(identity ? { tlsCredentials: { ...identity, http2 } } : {}),
+    ...(opts.onSweep ? { onSweep: opts.onSweep } : {}),
   });
-  const { port } = server.address() as AddressInfo;
-  const hostPart = host.includes(':') ? `[${host}]` : host;
-  links.baseUrl = `${identity ? 'https' : 'http'}://${hostPart}:${port}`;
-  links.uploadUrl = `${links.baseUrl}/u`;
+  const storage = hushdrop.storage as DiskStorage;
 
   let tls: ReferenceServer['tls'];
   if (identity) {
@@ -197,32 +154,38 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
       certificatePem: identity.certificatePem,
       certificatePath,
       spkiSha256: identity.spkiSha256,
-      protocols: http2 ? ['h2', 'http/1.1'] : ['http/1.1'],
+      protocols: hushdrop.protocols ?? [],
     };
   }
 
   let closing: Promise<void> | null = null;
   return {
-    baseUrl: links.baseUrl,
+    baseUrl: hushdrop.links.baseUrl,
     ...(tls ? { tls } : {}),
-    apiUrl: `${links.baseUrl}/api`,
-    uploadUrl: links.uploadUrl,
+    apiUrl: hushdrop.links.apiUrl,
+    uploadUrl: hushdrop.links.uploadUrl,
     requests: recorder?.requests ?? [],
+    hushdrop,
     setFault: (fault, faultOpts) => faults.set(fault, faultOpts),
     stored(fileName: string): StoredUpload | undefined {
-      const record = store.get(fileName);
+      let text: string;
+      try {
+        text = readFileSync(storage.records.pathOf(fileName), 'utf8');
+      } catch {
+        return undefined;
+      }
+      const record = parseUploadRecord(JSON.parse(text).value);
       if (!record) return undefined;
-      const { expiresAt: _internal, ...upload } = record;
-      return upload;
+      const { blobId, expiresAt: _expiresAt, createdAt: _createdAt, ...upload } = record;
+      return { ...upload, path: storage.blobs.pathOf(blobId) };
     },
     close(): Promise<void> {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
         for (const timer of dripTimers) clearInterval(timer);
         dripTimers.clear();
-        server.close(() => resolve());
         // Ends keep-alive, stalled and in-flight connections alike, so close() never waits on a client.
-        closeConnections();
-      });
+        await hushdrop.close({ graceMs: 0 });
+      })();
       return closing;
     },
   };

@@ -4,6 +4,7 @@ import { createDecipheriv } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { type ReferenceServer, type ServerOptions, startServer } from './server';
 
 export interface TestServer {
@@ -22,6 +23,19 @@ export async function startTestServer(opts: Partial<ServerOptions> = {}): Promis
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Starts test servers that are stopped (their folders removed) after the test that started them. */
+export function serversStoppedAfterEach(): (opts?: Partial<ServerOptions>) => Promise<TestServer> {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of started.splice(0)) await server.stop();
+  });
+  return async (opts) => {
+    const server = await startTestServer(opts);
+    started.push(server);
+    return server;
   };
 }
 

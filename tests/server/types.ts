@@ -1,4 +1,9 @@
-// Public shapes of the reference server. Other test suites code against these; keep them stable.
+// Public shapes of the test server (the Hushdrop server wrapped with test-only switches). Other test suites
+// code against these; keep them stable.
+
+import type { ServerSettings } from '../../server/config/settings';
+import type { HushdropServer } from '../../server/server';
+import type { UploadRecord } from '../../server/uploads/record';
 
 export type Fault =
   | 'close-mid-upload'
@@ -57,6 +62,13 @@ export interface ServerOptions {
    * HTTP/1.1 alone with `http2: false`. Absent: plain http.
    */
   tls?: { http2?: boolean };
+  /**
+   * Any of the product's settings (limits, timeouts, public URLs, trusted proxies, …). By default the test
+   * server has no rate limits or quotas, no access log, and sweeps once an hour.
+   */
+  settings?: Partial<ServerSettings>;
+  /** Told after every sweep of expired uploads. */
+  onSweep?: (report: { expired: number; orphans: number; error?: unknown }) => void;
 }
 
 export interface RecordedRequest {
@@ -71,38 +83,12 @@ export interface RecordedRequest {
   bodyBytes: number;
 }
 
-export type Variant = 'legacy' | 'current';
+export type { Variant } from '../../server/uploads/record';
 
-export interface StoredUpload {
-  fileName: string;
+/** The server's record of an upload, with where its bytes are on disk. */
+export interface StoredUpload extends Omit<UploadRecord, 'blobId' | 'expiresAt' | 'createdAt'> {
   /** Where the stored bytes (ciphertext when encrypted) are on disk. */
   path: string;
-  contentType: string;
-  contentLength: number;
-  /** The key the server kept (null when none, or saveKey=false). */
-  key: string | null;
-  iv: string | null;
-  /** Whether a key was kept. */
-  saved: boolean;
-  /** '' when genDeletionKey was not true. */
-  deletionKey: string;
-  /** Account the upload belongs to (current variant, valid Basic auth). */
-  username?: string;
-  /** 0 = unlimited. */
-  maxDownloads: number;
-  downloads: number;
-  expirationDate: string | null;
-  variant: Variant;
-  /** File name of the multipart file part, as sent. */
-  originalName: string;
-  /** The doNotTrack form field bound to true (current variant only; legacy ignores it). */
-  doNotTrack: boolean;
-  /** The request carried the header `DNT: 1`. */
-  dntHeader: boolean;
-  /** Whether the server encrypted the bytes itself (encrypt=true). */
-  encrypted: boolean;
-  /** '2.0' or '1.1': the HTTP version the upload came over. */
-  httpVersion: string;
 }
 
 export interface ReferenceServer {
@@ -128,5 +114,8 @@ export interface ReferenceServer {
   setFault(fault: Fault | null, opts?: { once?: boolean }): void;
   /** The server's record + path of the stored bytes; a snapshot. */
   stored(fileName: string): StoredUpload | undefined;
+  /** The product server inside (its settings, storage, sweeper). */
+  hushdrop: HushdropServer;
+  /** Stops at once: requests in progress are cut (use hushdrop.close for a graceful stop). */
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ctrTransform } from './cipher';
-import { computeExpiry, isoWithOffset } from './expiry';
-import { bindBool, fileExtension } from './fields';
-import { randomAlphanumeric } from './random';
-import { bytesReadable } from './responses';
+import { randomText } from '../../lib/crypto/text';
+import { ctrTransform } from '../../server/api/cipher';
+import { computeExpiry, isoWithOffset } from '../../server/api/expiry';
+import { bindBool, fileExtension } from '../../server/api/fields';
+import { bytesReadable } from '../../server/http/responses';
 import { randomBytesOf, teknikCtr } from './test-helpers';
 
 describe('building blocks', () => {
@@ -41,7 +41,7 @@ describe('building blocks', () => {
   });
 
   it('draws alphanumerics only, all of them', () => {
-    const text = randomAlphanumeric(20_000);
+    const text = randomText(20_000);
     expect(text).toMatch(/^[A-Za-z0-9]{20000}$/);
     expect(new Set(text).size).toBe(62);
   });

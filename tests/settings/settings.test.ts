@@ -51,7 +51,7 @@ describe('settings migrations', () => {
   it('runs through the real storage item when the extension updates from version 1', async () => {
     fakeBrowser.reset();
     await fakeBrowser.storage.local.set({ settings: v1, settings$: { v: 1 } });
-    const { loadSettings } = await import('../../platform/settings');
+    const { loadSettings } = await import('../../platform/storage/settings');
     const s = await loadSettings();
     expect(s.profiles[0]!.server.baseUrl).toBe('https://teknik.example');
     expect(s.profiles[0]!.defaults.expireUnit).toBe('day');
@@ -147,7 +147,7 @@ describe('settings version 3: size limits', () => {
     fakeBrowser.reset();
     await fakeBrowser.storage.local.set({ settings: v2(524_287), settings$: { v: 2 } });
     vi.resetModules();
-    const { loadSettings } = await import('../../platform/settings');
+    const { loadSettings } = await import('../../platform/storage/settings');
     const s = await loadSettings();
     expect(s.profiles[0]!.sizeLimit).toEqual({ bytes: 524_288, kind: 'below' });
     expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 3 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomKey } from '../../lib/crypto';
+import { randomKey, randomSecret } from '../../lib/crypto';
 import { deletionLink, shareLink, type UploadResult, type UploadTarget } from '../../lib/upload';
 
 const addresses = {
@@ -68,6 +68,14 @@ describe('shareLink', () => {
     expect(shareLink(result({ url: 'https://teknik.example/x32YI.png?sub=u' }), key)).toBe(
       `https://teknik.example/x32YI.png?sub=u#${key}`,
     );
+  });
+
+  it('client mode, authenticated format: result.url#ece1.<secret>', () => {
+    const secret = Uint8Array.from({ length: 16 }, (_, i) => 255 - i);
+    expect(shareLink(result({ url: `https://u.teknik.example/x32YI.png#${randomKey()}` }), secret)).toBe(
+      'https://u.teknik.example/x32YI.png#ece1.__79_Pv6-fj39vX08_Lx8A',
+    );
+    expect(shareLink(result(), randomSecret())).toMatch(/#ece1\.[\w-]{22}$/);
   });
 
   it('server and none modes: the URL as the server gave it', () => {

@@ -3,7 +3,9 @@ import {
   buildFormData,
   buildUploadRequest,
   type ExpireUnit,
+  LINK_FORMAT_FIELD,
   type Mode,
+  storedSize,
   UploadError,
   type UploadOptions,
   type UploadTarget,
@@ -293,5 +295,55 @@ describe('buildFormData', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(encoded).toContain('filename="holiday photo.png"');
     expect(encoded.indexOf('PAYLOAD')).toBeGreaterThan(order.at(-1)!);
+  });
+});
+
+describe('the authenticated format (client mode, format ece)', () => {
+  it('says so in linkFormat and sends no Teknik cipher fields, legacy variant', () => {
+    const req = buildUploadRequest(legacy, opts('client', { format: 'ece', genDeletionKey: true }), file);
+    expect(req.fields).toEqual([
+      ['contentType', 'image/png'],
+      ['encrypt', 'false'],
+      ['saveKey', 'false'],
+      ['linkFormat', 'ece1'],
+      ['genDeletionKey', 'true'],
+      ['expireUnit', 'never'],
+      ['expireLength', '1'],
+      ['expirationUnit', 'Never'],
+      ['expirationLength', '1'],
+    ]);
+    expect(LINK_FORMAT_FIELD).toBe('linkFormat');
+    expect(req.fileName).toBe('holiday photo.png');
+  });
+
+  it('current variant, with credentials; an IV given by mistake is not sent', () => {
+    const target: UploadTarget = { ...current, credentials: { username: 'ann', token: 't' } };
+    const req = buildUploadRequest(target, opts('client', { format: 'ece' }), { name: 'a', type: '' }, IV);
+    expect(req.fields).toEqual([
+      ['contentType', 'application/octet-stream'],
+      ['encrypt', 'false'],
+      ['saveKey', 'false'],
+      ['linkFormat', 'ece1'],
+      ['genDeletionKey', 'false'],
+      ['doNotTrack', 'false'],
+    ]);
+    expect(req.headers.Authorization).toMatch(/^Basic /);
+  });
+
+  it('changes nothing for the Teknik format (the default) or for server and none modes', () => {
+    expect(buildUploadRequest(current, opts('client', { format: 'teknik' }), file, IV)).toEqual(
+      buildUploadRequest(current, opts('client'), file, IV),
+    );
+    for (const mode of ['server', 'none'] as const)
+      expect(buildUploadRequest(legacy, opts(mode, { format: 'ece' }), file)).toEqual(
+        buildUploadRequest(legacy, opts(mode), file),
+      );
+  });
+
+  it('stores the ciphertext: header + plaintext + 17 bytes per 64 KiB record', () => {
+    expect(storedSize({ mode: 'client', format: 'ece' }, 0)).toBe(38);
+    expect(storedSize({ mode: 'client', format: 'ece' }, 1024 * 1024)).toBe(1024 * 1024 + 310);
+    for (const options of [{ mode: 'client' as const }, { mode: 'server' as const, format: 'ece' as const }])
+      expect(storedSize(options, 1024 * 1024)).toBe(1024 * 1024);
   });
 });

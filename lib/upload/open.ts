@@ -1,0 +1,169 @@
+// Opening a link: the file's bytes from its server (through Teknik's download page when the server
+// sends one: download-page.ts), decrypted as they arrive when the link carries a key (cryptStream),
+// into a sink the caller gives (the viewer: a disk-backed scratch file). Nothing is trusted: the
+// length is held to what the server announced or the upload recorded, and a server that stops
+// sending is given up on. fetch, the timers and the sink come in as parameters.
+import { createCipher, cryptStream } from '../crypto';
+import { formatBytes, formatNumber, plural, t } from '../i18n';
+import { followDownloadPage } from './download-page';
+import { OpenLinkError } from './errors';
+import { type Timers, watchdog } from './transport';
+
+export { OpenLinkError };
+
+/** What to open and how. */
+export interface OpenTarget {
+  /** The file's address, without a fragment. */
+  url: string;
+  /** Set when the download must be decrypted: the key, and the IV (derived from the key when absent). */
+  cipher?: { key: string; iv: string };
+  /** The size recorded at upload, when known: a download may not be longer. */
+  knownSize?: number;
+}
+
+export interface OpenProgress {
+  done: number;
+  total?: number;
+}
+
+export interface OpenOptions {
+  fetch: typeof fetch;
+  /** Where the (decrypted) bytes go; asked for once the server has answered with them. */
+  openSink: () => Promise<WritableStream<Uint8Array>>;
+  onProgress?: (p: OpenProgress) => void;
+  signal?: AbortSignal;
+  /** How long the server may send nothing before the download is given up (undefined: the default). */
+  silenceMs?: number;
+  timers?: Timers;
+}
+
+/** How long the server may send nothing before the download is given up. */
+export const OPEN_SILENCE_MS = 60_000;
+
+/** Types that must never be handed to the browser as what they are (they could run script). */
+const ACTIVE_TYPES =
+  /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|text\/javascript|application\/javascript)/i;
+export function safeBlobType(type: string): string {
+  return ACTIVE_TYPES.test(type) ? 'application/octet-stream' : type || 'application/octet-stream';
+}
+/** Raster images may be previewed in an <img>; everything else is only downloaded. */
+export function previewable(type: string): boolean {
+  return /^image\/(png|jpeg|gif|webp|avif|bmp)$/i.test(type);
+}
+
+const globalTimers: Timers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+function typeOf(res: Response): string {
+  return res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream';
+}
+
+function announcedLength(res: Response): number | undefined {
+  const n = Number(res.headers.get('content-length') ?? Number.NaN);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** Downloads `target` into the sink; resolves with the file's type and size once all of it is there. */
+export async function openLink(
+  target: OpenTarget,
+  {
+    fetch: fetchImpl,
+    openSink,
+    onProgress,
+    signal,
+    silenceMs = OPEN_SILENCE_MS,
+    timers = globalTimers,
+  }: OpenOptions,
+): Promise<{ contentType: string; size: number }> {
+  const controller = new AbortController();
+  const stopOnCaller = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', stopOnCaller, { once: true });
+  let timedOut = false;
+  const dog = watchdog(timers, silenceMs, () => {
+    timedOut = true;
+    controller.abort();
+  });
+  const silent = () => new OpenLinkError(t('openSilent', Math.round(silenceMs / 1000)));
+
+  const get = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    dog.restart();
+    let res: Response;
+    try {
+      res = await fetchImpl(url, {
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        signal: controller.signal,
+        ...init,
+      });
+    } catch (err) {
+      if (timedOut) throw silent();
+      if (signal?.aborted) throw err;
+      throw new OpenLinkError(t('openUnreachable'));
+    }
+    dog.restart();
+    if (res.status === 404 || res.status === 410) throw new OpenLinkError(t('openGone'));
+    if (!res.ok) throw new OpenLinkError(t('openHttp', String(res.status)));
+    return res;
+  };
+
+  try {
+    signal?.throwIfAborted();
+    let res = await get(target.url);
+    let contentType = typeOf(res);
+    let cipher = target.cipher;
+    if (cipher) {
+      const answer = await followDownloadPage(res, target.url, get);
+      res = answer.response;
+      if (answer.iv) {
+        cipher = { ...cipher, iv: answer.iv };
+        contentType = answer.fileType || typeOf(res);
+      }
+    }
+    if (!res.body) throw new OpenLinkError(t('openNoBody'));
+    const limit = announcedLength(res) ?? target.knownSize;
+    const reader = res.body.getReader();
+    let received = 0;
+    // The server's bytes, counted and held to the limit; a broken connection is told as such.
+    const counted = new ReadableStream<Uint8Array>(
+      {
+        async pull(out) {
+          let step: ReadableStreamReadResult<Uint8Array>;
+          try {
+            step = await reader.read();
+          } catch (err) {
+            if (timedOut) throw silent();
+            if (signal?.aborted) throw err;
+            throw new OpenLinkError(t('openCut', formatBytes(received)));
+          }
+          if (step.done) {
+            if (limit !== undefined && received !== limit)
+              throw new OpenLinkError(t('openCutOf', formatNumber(received), plural('bytes', limit)));
+            out.close();
+            return;
+          }
+          dog.restart();
+          received += step.value.length;
+          if (limit !== undefined && received > limit) {
+            await reader.cancel().catch(() => {});
+            throw new OpenLinkError(t('openTooLong', plural('bytes', limit)));
+          }
+          onProgress?.({ done: received, total: limit });
+          out.enqueue(step.value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    const plain = cipher ? cryptStream(counted, await createCipher(cipher.key, cipher.iv)) : counted;
+    await plain.pipeTo(await openSink());
+    return { contentType, size: received };
+  } catch (err) {
+    if (timedOut && !(err instanceof OpenLinkError)) throw silent();
+    throw err;
+  } finally {
+    dog.stop();
+    signal?.removeEventListener('abort', stopOnCaller);
+  }
+}

@@ -1,0 +1,55 @@
+// The upload page's jobs. A File cannot travel in a message, so the page that holds the files
+// picked, dropped or pasted there runs their jobs itself, with the runner every job uses, and
+// reports each state to the background as the offscreen document does: the job shows in the popup
+// and the badge, and ends with the same notification and the same words.
+import { browser } from 'wxt/browser';
+import type { JobState } from '../../lib/jobs/model';
+import { vapi } from '../browser';
+import { onMessage } from '../messaging/receive';
+import { sendMessage } from '../messaging/send';
+import { PAGE_JOBS_PORT } from './page-jobs-port';
+import { createRunner, type RunRequest } from './runner';
+
+const runner = createRunner({ requestStreams: vapi.requestStreams });
+let running = 0;
+let listening = false;
+let port: ReturnType<typeof browser.runtime.connect> | undefined;
+
+/**
+ * Holds the port for as long as this page lives (closing, reloading or leaving it ends it; the
+ * background then ends the jobs that were still running here). A sleeping service worker drops it:
+ * connected again while jobs run, which wakes it.
+ */
+function holdPort(): void {
+  if (port) return;
+  port = browser.runtime.connect({ name: PAGE_JOBS_PORT });
+  port.onDisconnect.addListener(() => {
+    port = undefined;
+    if (running > 0) holdPort();
+  });
+}
+
+/** Runs a job here; `show` gets each state as it is reported. */
+export async function runOnPage(req: RunRequest, show: (state: JobState) => void): Promise<JobState> {
+  holdPort();
+  if (!listening) {
+    listening = true;
+    // Cancel in the popup: the background asks every page; the one that runs the job stops it.
+    onMessage('abortJob', ({ data }) => {
+      if (runner.has(data)) runner.abort(data);
+    });
+  }
+  running++;
+  try {
+    return await runner.run(req, (state) => {
+      show(state);
+      sendMessage('jobUpdate', state).catch(() => {});
+    });
+  } finally {
+    running--;
+  }
+}
+
+export function cancelOnPage(jobId: string): void {
+  runner.abort(jobId);
+}

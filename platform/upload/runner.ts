@@ -1,0 +1,153 @@
+// The one runner of upload jobs, wherever a job runs: the offscreen document (Chromium), the
+// background page (Firefox), and the upload page for the files picked there (a File cannot travel
+// in a message, so the page that holds it does the work). It reports each state through `report`:
+// at once when the phase changes or the job ends, progress at most about ten times a second.
+import { fileNameFromUrl } from '../../lib/history/file-names';
+import { t } from '../../lib/i18n';
+import { describeError, JobError, sizeRefusal } from '../../lib/jobs/errors';
+import {
+  type HeldSource,
+  type JobRequest,
+  type JobState,
+  newJobState,
+  type UploadSource,
+} from '../../lib/jobs/model';
+import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
+import { throttle } from '../../lib/throttle';
+import { createScratch } from '../storage/scratch-files';
+import { dropStagedFile, takeStagedFile } from './staging';
+import { runUpload } from './upload-file';
+
+export type RunRequest = JobRequest<UploadSource | HeldSource>;
+
+export interface Runner {
+  /** Runs the job to its end; resolves with its last state (also reported). */
+  run(req: RunRequest, report: (state: JobState) => void): Promise<JobState>;
+  /** Stops a job; one that has not started yet stops as it starts (a Cancel during the hand-over). */
+  abort(jobId: string): void;
+  has(jobId: string): boolean;
+}
+
+/** Aborts that came before their job are remembered, this many. */
+const EARLY_ABORTS = 16;
+
+/** The file to upload; `cleanups` gets what must be removed once the job ends. */
+async function resolveSource(
+  source: UploadSource | HeldSource,
+  signal: AbortSignal,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<File> {
+  if (source.kind === 'held') return source.file;
+  if (source.kind === 'staged') {
+    const file = await takeStagedFile(source.id, source.name, source.type);
+    if (!file) throw new JobError(t('stagedGone'));
+    return file;
+  }
+  if (source.kind === 'text') return new File([source.text], source.name, { type: 'text/plain' });
+  let res: Response;
+  try {
+    res = await fetch(source.url, { credentials: 'omit', signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new JobError(t('fetchFailed'));
+  }
+  if (!res.ok) throw new JobError(t('fetchHttp', String(res.status)));
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const name = source.name ?? fileNameFromUrl(source.url, type);
+  if (!res.body) return new File([], name, { type });
+  // Streamed to a disk-backed scratch file (res.blob() kept the whole file in memory in Firefox),
+  // removed when the job ends and swept at start if a crash left it.
+  const scratch = await createScratch('staged');
+  cleanups.push(scratch.remove);
+  try {
+    await res.body.pipeTo(await scratch.handle.createWritable(), { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new JobError(t('fetchCut'));
+  }
+  return new File([await scratch.handle.getFile()], name, { type });
+}
+
+export function createRunner({ requestStreams }: { requestStreams: boolean }): Runner {
+  const running = new Map<string, AbortController>();
+  const abortedEarly: string[] = [];
+
+  async function run(req: RunRequest, report: (state: JobState) => void): Promise<JobState> {
+    const abort = new AbortController();
+    running.set(req.jobId, abort);
+    const early = abortedEarly.indexOf(req.jobId);
+    if (early >= 0) {
+      abortedEarly.splice(early, 1);
+      abort.abort();
+    }
+    let state = newJobState(req);
+    const progress = throttle(report);
+    const update = (patch: Partial<JobState>) => {
+      const phaseChanged = patch.phase !== undefined && patch.phase !== state.phase;
+      state = { ...state, ...patch };
+      if (phaseChanged) progress.now(state);
+      else progress(state);
+    };
+    progress.now(state);
+    let size = 0;
+    const cleanups: (() => Promise<unknown>)[] = [];
+    try {
+      abort.signal.throwIfAborted();
+      const file = await resolveSource(req.source, abort.signal, cleanups);
+      size = file.size;
+      update({ name: file.name || state.name, total: file.size });
+      const tooBig = sizeProblem(req.profile, file.size);
+      if (tooBig) throw new JobError(tooBig);
+      const { entry, historyError } = await runUpload(
+        file,
+        uploadTarget(req.profile.server, req.variant),
+        req.options,
+        {
+          signal: abort.signal,
+          timeoutMs: silenceMs(req.profile),
+          requestStreams,
+          // The request body is the file plus a few hundred bytes of form: counted as the file's share.
+          onProgress: ({ phase, done, total }) =>
+            update({ phase, done: total ? Math.floor((done / total) * size) : 0, total: size }),
+        },
+      );
+      state = {
+        ...state,
+        state: 'done',
+        link: entry.link,
+        deletionLink: entry.deletionLink,
+        mode: entry.mode,
+        warning: historyError?.message,
+        done: size,
+      };
+    } catch (err) {
+      const refusal = sizeRefusal(err, req.profile, size);
+      const { message, detail } = refusal ?? describeError(err);
+      const cancelled = abort.signal.aborted;
+      state = {
+        ...state,
+        state: cancelled ? 'cancelled' : 'failed',
+        error: cancelled ? t('uploadCancelled') : message,
+        errorDetail: cancelled ? undefined : detail,
+        learnedSizeLimit: refusal?.limit,
+      };
+    }
+    running.delete(req.jobId);
+    for (const k of Object.keys(state) as (keyof JobState)[]) if (state[k] === undefined) delete state[k];
+    // Told before the scratch files go: removing a large one takes about a second per GiB.
+    progress.now(state);
+    if (req.source.kind === 'staged') await dropStagedFile(req.source.id).catch(() => {});
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
+    return state;
+  }
+
+  return {
+    run,
+    abort(jobId) {
+      const job = running.get(jobId);
+      if (job) job.abort();
+      else if (!abortedEarly.includes(jobId) && abortedEarly.push(jobId) > EARLY_ABORTS) abortedEarly.shift();
+    },
+    has: (jobId) => running.has(jobId),
+  };
+}

@@ -1,0 +1,325 @@
+// One upload, run in an extension page or the offscreen document (Chromium) / background page
+// (Firefox), then recorded in history. In client mode the file is encrypted, and sent by one of two
+// transports (lib/upload/stream-choice.ts decides):
+// - stream: to an https server, where the browser takes request streams, the file is encrypted as
+//   the network takes it (cryptStream into a fetch body over HTTP/2): no copy on disk, a few MiB in
+//   memory. A server that cannot take it (HTTP/1.1) refuses it before anything is stored; the
+//   upload then goes the disk way, from offset 0, and that origin goes the disk way from then on.
+// - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress. The encryption
+//   runs in a dedicated worker that writes through a sync access handle (encrypt-worker.ts);
+//   where that is unavailable, it runs here and writes through createWritable.
+import {
+  createCipher,
+  cryptStream,
+  deriveIv,
+  encryptBlob,
+  randomKey,
+  STREAM_CHUNK_BYTES,
+  sha256Hex,
+} from '../../lib/crypto';
+import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
+import { formatNumber, plural, t } from '../../lib/i18n';
+import {
+  deletionLink,
+  type SendUploadArgs,
+  sendUpload,
+  shareLink,
+  shouldStream,
+  streamTransport,
+  UploadError,
+  type UploadOptions,
+  type UploadResult,
+  type UploadTarget,
+  uploadEndpoint,
+  xhrTransport,
+} from '../../lib/upload';
+import { addUpload, HistoryWriteError } from '../storage/history';
+import { createScratch, sweepScratch } from '../storage/scratch-files';
+import type { EncryptCommand, EncryptReport } from './encrypt-worker';
+
+export interface UploadProgress {
+  phase: 'encrypting' | 'uploading';
+  done: number;
+  total: number;
+}
+
+export interface UploadOutcome {
+  entry: UploadEntry;
+  /** Set when the upload worked but history could not be written: the link must stay visible. */
+  historyError?: HistoryWriteError;
+}
+
+/** Bytes per WebCrypto call on the disk path too (re-cut from the file's stream). */
+const CHUNK = STREAM_CHUNK_BYTES;
+/** How long a cancelled worker gets to close its file before it is terminated anyway. */
+const CANCEL_GRACE_MS = 2000;
+
+type Progress = (p: UploadProgress) => void;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException(t('uploadCancelled'), 'AbortError');
+}
+
+/**
+ * Encrypts in a dedicated worker into the OPFS file `name`. Resolves 'done', or 'unsupported' when
+ * the worker could not start or has no sync access handle (nothing was written then).
+ */
+function encryptInWorker(
+  file: Blob,
+  key: string,
+  iv: string,
+  name: string,
+  onProgress: Progress,
+  signal?: AbortSignal,
+): Promise<'done' | 'unsupported'> {
+  if (typeof Worker === 'undefined') return Promise.resolve('unsupported');
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./encrypt-worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return Promise.resolve('unsupported');
+  }
+  return new Promise((resolve, reject) => {
+    let heard = false;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (settle: () => void) => {
+      clearTimeout(graceTimer);
+      signal?.removeEventListener('abort', onAbort);
+      worker.onmessage = null;
+      worker.onerror = null;
+      worker.terminate();
+      settle();
+    };
+    const onAbort = () => {
+      // Let the worker close its handle between two slices, so the file can be removed at once.
+      worker.postMessage({ type: 'cancel' } satisfies EncryptCommand);
+      graceTimer = setTimeout(() => finish(() => reject(abortReason(signal!))), CANCEL_GRACE_MS);
+    };
+    worker.onmessage = (event: MessageEvent<EncryptReport>) => {
+      heard = true;
+      const report = event.data;
+      if (report.type === 'progress') {
+        if (!signal?.aborted) onProgress({ phase: 'encrypting', done: report.done, total: report.total });
+      } else if (signal?.aborted) finish(() => reject(abortReason(signal)));
+      else if (report.type === 'done') finish(() => resolve('done'));
+      else if (report.type === 'unsupported') finish(() => resolve('unsupported'));
+      else if (report.type === 'error') {
+        const err = new Error(t('encryptFailed', report.message));
+        err.name = report.name === 'QuotaExceededError' ? report.name : 'EncryptError';
+        finish(() => reject(err));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      // An error before the first message means the worker never ran (not bundled, refused by CSP).
+      if (!heard) finish(() => resolve('unsupported'));
+      else finish(() => reject(new Error(t('encryptWorkerFailed', event.message))));
+    };
+    if (signal?.aborted) {
+      finish(() => reject(abortReason(signal)));
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage({ type: 'start', file, key, iv, name, chunkSize: CHUNK } satisfies EncryptCommand);
+  });
+}
+
+/** The fallback: encrypt here and write through createWritable (no sync handle on this thread). */
+async function encryptHere(
+  handle: FileSystemFileHandle,
+  file: Blob,
+  key: string,
+  iv: string,
+  onProgress: Progress,
+  signal?: AbortSignal,
+): Promise<void> {
+  const writable = await handle.createWritable();
+  try {
+    await encryptBlob(
+      file,
+      { key, iv },
+      (bytes, offset) =>
+        writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> }),
+      {
+        chunkSize: CHUNK,
+        signal,
+        onProgress: (done, total) => onProgress({ phase: 'encrypting', done, total }),
+      },
+    );
+    await writable.close();
+  } catch (err) {
+    await writable.abort().catch(() => {});
+    throw err;
+  }
+}
+
+async function encryptToDisk(
+  file: Blob,
+  key: string,
+  iv: string,
+  onProgress: Progress,
+  signal?: AbortSignal,
+): Promise<{ body: File; cleanup: () => Promise<void> }> {
+  signal?.throwIfAborted();
+  const scratch = await createScratch('upload');
+  try {
+    const how = await encryptInWorker(file, key, iv, scratch.name, onProgress, signal);
+    if (how === 'unsupported') await encryptHere(scratch.handle, file, key, iv, onProgress, signal);
+    signal?.throwIfAborted();
+    const body = await scratch.handle.getFile();
+    if (body.size !== file.size)
+      throw new Error(t('encryptedCopyWrongSize', formatNumber(body.size), plural('bytes', file.size)));
+    return { body, cleanup: scratch.remove };
+  } catch (err) {
+    await scratch.remove();
+    throw err;
+  }
+}
+
+/** Origins that refused a streamed upload in this document (no HTTP/2): they go the disk way at once. */
+const refusedStreams = new Set<string>();
+
+type Common = Omit<SendUploadArgs, 'body' | 'transport' | 'onProgress'>;
+
+/** The stream transport: resolves with the result, or 'refused' when the server cannot take a stream. */
+async function sendStreamed(
+  file: File,
+  key: string,
+  iv: string,
+  common: Common,
+  onProgress: Progress,
+): Promise<UploadResult | 'refused'> {
+  const stream = cryptStream(file.stream(), await createCipher(key, iv));
+  try {
+    return await sendUpload({
+      ...common,
+      body: { stream, size: file.size },
+      transport: streamTransport(),
+      // The body is the file plus a few hundred bytes of form: show it as the file's share.
+      onProgress: (sent, total) =>
+        onProgress({ phase: 'uploading', done: Math.floor((sent / total) * file.size), total: file.size }),
+    });
+  } catch (err) {
+    if (!(err instanceof UploadError && err.kind === 'stream-refused')) throw err;
+    refusedStreams.add(new URL(uploadEndpoint(common.target)).origin);
+    return 'refused';
+  }
+}
+
+/** The disk transport: the file as it is, or (with key and IV) its encrypted copy in OPFS, sent with XHR. */
+async function sendFromDisk(
+  file: File,
+  cipher: { key: string; iv: string } | undefined,
+  common: Common,
+  onProgress: Progress,
+): Promise<{ result: UploadResult; cleanup: () => Promise<void> }> {
+  let body: Blob = file;
+  let cleanup = async () => {};
+  if (cipher)
+    ({ body, cleanup } = await encryptToDisk(file, cipher.key, cipher.iv, onProgress, common.signal));
+  try {
+    const result = await sendUpload({
+      ...common,
+      body,
+      transport: xhrTransport(XMLHttpRequest),
+      onProgress: (sent, total) => onProgress({ phase: 'uploading', done: sent, total }),
+    });
+    return { result, cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+let swept = false;
+
+/** How long the server may stay silent (no upload progress, no answer) before we give up. */
+export const DEFAULT_SILENCE_MS = 60_000;
+
+export async function runUpload(
+  file: File,
+  target: UploadTarget,
+  options: UploadOptions,
+  {
+    onProgress = () => {},
+    signal,
+    timeoutMs = DEFAULT_SILENCE_MS,
+    requestStreams,
+  }: {
+    onProgress?: Progress;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    /** Whether fetch may get a streamed body here: the browser adapter says (never in Firefox). */
+    requestStreams: boolean;
+  },
+): Promise<UploadOutcome> {
+  if (!swept) {
+    swept = true;
+    sweepScratch(['upload']).catch(() => {});
+  }
+  let key: string | undefined;
+  let iv: string | undefined;
+  if (options.mode === 'client') {
+    key = randomKey();
+    iv = deriveIv(key);
+  }
+  const common: Common = {
+    target,
+    options,
+    file: { name: file.name || 'file', type: file.type || 'application/octet-stream' },
+    iv,
+    signal,
+    timeoutMs,
+  };
+  let result: UploadResult | 'refused' = 'refused';
+  let cleanup = async () => {};
+  if (key && iv && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
+    result = await sendStreamed(file, key, iv, common, onProgress);
+  if (result === 'refused')
+    ({ result, cleanup } = await sendFromDisk(file, key && iv ? { key, iv } : undefined, common, onProgress));
+  let succeeded = false;
+  try {
+    const entry: UploadEntry = {
+      id: crypto.randomUUID(),
+      link: shareLink(result, key, options.mode === 'server' && options.saveKey),
+      url: result.url.split('#')[0]!,
+      fileName: result.fileName,
+      key: key ?? result.key,
+      iv: iv ?? result.iv,
+      variant: target.variant,
+      mode: options.mode,
+      deletionLink: deletionLink(target, result),
+      expirationDate: result.expirationDate,
+      maxDownloads: result.maxDownloads || undefined,
+      size: file.size,
+      type: file.type || 'application/octet-stream',
+      name: file.name || 'file',
+      time: Date.now(),
+      server: target.variant === 'legacy' ? target.addresses.baseUrl : target.addresses.apiUrl,
+      sha256: file.size <= HASHED_UP_TO ? await sha256Hex(file) : undefined,
+      keyKept: options.mode === 'server' ? options.saveKey : undefined,
+    };
+    for (const k of Object.keys(entry) as (keyof UploadEntry)[]) if (entry[k] === undefined) delete entry[k];
+    if (signal?.aborted) {
+      // Cancelled after the server had the whole file: take it back rather than leave it unlisted.
+      if (entry.deletionLink)
+        await fetch(entry.deletionLink, { credentials: 'omit', referrerPolicy: 'no-referrer' }).catch(
+          () => {},
+        );
+      throw abortReason(signal);
+    }
+    succeeded = true;
+    try {
+      await addUpload(entry);
+      return { entry };
+    } catch (err) {
+      if (err instanceof HistoryWriteError) return { entry, historyError: err };
+      throw err;
+    }
+  } finally {
+    // Removing a large OPFS file takes about a second per GiB: after a success the link is shown
+    // without waiting for it; after a failure or cancel it is gone before the caller hears of it.
+    if (succeeded) void cleanup();
+    else await cleanup();
+  }
+}

@@ -1,0 +1,239 @@
+// The request handler: the checks every request goes through (address, rate limit, bounded body, slow
+// clients, access log), then the route. No listening here (server.ts), so tests can wrap it.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
+import type { Readable } from 'node:stream';
+import type { ApiContext } from './api/context';
+import { handleDelete, handleDownload, handleDownloadData } from './api/downloads';
+import { serverInfo } from './api/info';
+import { handleUpload, type Links } from './api/upload';
+import type { ServerSettings } from './config/settings';
+import type { AccessLog } from './http/access-log';
+import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
+import { clientAddress, forwardedOrigin } from './http/client';
+import {
+  directReply,
+  escapeHtml,
+  type Reply,
+  replyAppError,
+  replyHtml,
+  replyJson,
+  replyNotFound,
+  replyTooMany,
+} from './http/responses';
+import { watchSlowClient } from './http/slow-clients';
+import { recipientRoutes } from './recipient-mount';
+import { describeRoute, type Route, route } from './router';
+
+/** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
+const SMALL_BODY_LIMIT = 8 * 1024;
+/** A refused upload request is read up to this much before the connection is cut. */
+const REFUSED_UPLOAD_CAP = 256 * 1024 * 1024;
+
+/** One request as the routes see it. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Read the body from here, never from `req` (a test's recording may sit in between). */
+  body: Readable;
+  route: Route;
+  /** The client's address (after trusted proxies). */
+  address: string;
+  /** The public addresses this request's links use. */
+  links: Links;
+  reply: Reply;
+}
+
+/** Routes mounted into the server (the recipient page): answer a request and return true, or return false. */
+export type MountedRoutes = (exchange: Exchange, ctx: ApiContext) => Promise<boolean>;
+
+/** Ways in for tests (tests/server wraps the product with them); nothing in a deployment sets these. */
+export interface Seams {
+  /** Gives the stream the body is read from (a recording tap). */
+  tapBody?(req: IncomingMessage): Readable;
+  /** Sees each request after the server's own checks, before the routes; true when it answered. */
+  intercept?: MountedRoutes;
+}
+
+export interface AppDeps {
+  ctx: ApiContext;
+  proxies: BlockList | null;
+  accessLog: AccessLog;
+  seams?: Seams;
+  /** Health answers 503 once this says the server is stopping. */
+  stopping: () => boolean;
+  /** Whether the store answers (health). */
+  checkStorage: () => Promise<void>;
+}
+
+export interface App {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** The addresses links use when no public URL is configured (set once the server listens). */
+  setListeningOrigin(origin: string): void;
+  /** The links for requests that do not come through a trusted proxy. */
+  defaultLinks(): Links;
+}
+
+function linksFrom(settings: ServerSettings, origin: string): Links {
+  const base = settings.publicUrls.baseUrl ?? origin;
+  return {
+    baseUrl: base,
+    apiUrl: settings.publicUrls.apiUrl ?? `${base}/api`,
+    uploadUrl: settings.publicUrls.uploadUrl ?? `${base}/u`,
+  };
+}
+
+export function createApp(deps: AppDeps): App {
+  const { ctx, proxies, accessLog, seams } = deps;
+  const { settings } = ctx;
+  let listeningOrigin = 'http://127.0.0.1';
+
+  const linksFor = (req: IncomingMessage): Links => {
+    if (settings.publicUrls.baseUrl) return linksFrom(settings, '');
+    return linksFrom(settings, forwardedOrigin(req, proxies) ?? listeningOrigin);
+  };
+
+  async function dispatch(x: Exchange): Promise<void> {
+    const { req, res, body, route: target, reply } = x;
+    switch (target.kind) {
+      case 'upload':
+        return handleUpload(ctx, {
+          variant: target.variant,
+          req,
+          res,
+          body,
+          reply,
+          links: x.links,
+          address: x.address,
+        });
+      case 'download':
+        return handleDownload(ctx, req, res, target.fileName);
+      case 'download-data':
+        return handleDownloadData(ctx, req, res, body);
+      case 'delete':
+        return handleDelete(ctx, res, target.fileName, target.deletionKey);
+      case 'info':
+        return replyJson(reply, 200, serverInfo(settings, x.links), {
+          'Access-Control-Allow-Origin': '*',
+          'Cache-Control': 'no-cache',
+        });
+      case 'health':
+        return health(reply);
+      case 'index':
+        return replyHtml(
+          reply,
+          200,
+          'Hushdrop server',
+          `<h1>Hushdrop server</h1><p>Legacy: POST ${escapeHtml(x.links.baseUrl)}/v1/Upload?sub=api` +
+            `<br>Current: POST ${escapeHtml(x.links.apiUrl)}/v1/Upload</p>`,
+        );
+      case 'reserved':
+      case 'none':
+        return replyNotFound(reply);
+    }
+  }
+
+  async function health(reply: Reply): Promise<void> {
+    if (deps.stopping())
+      return replyJson(reply, 503, { status: 'stopping' }, { 'Cache-Control': 'no-store' });
+    try {
+      await deps.checkStorage();
+      replyJson(reply, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
+    } catch {
+      replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
+    }
+  }
+
+  /** Refuses a request (429, 413, 503) without reading more of its body than needed. */
+  async function refuse(x: Exchange, answer: () => void): Promise<void> {
+    if (x.route.kind === 'upload') {
+      // Upload clients (browsers) show an answer only once their body is sent: read it, up to a cap.
+      if ((await drain(x.body, REFUSED_UPLOAD_CAP)) === 'over-cap') closeAfterReply(x.req, x.res, x.body);
+    } else if (hasBody(x.req)) closeAfterReply(x.req, x.res, x.body);
+    answer();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const method = req.method ?? 'GET';
+    const target = route(method, req.url ?? '/');
+    const address = clientAddress(req, proxies);
+    const writtenBefore = req.socket.bytesWritten;
+    res.once('close', () => {
+      accessLog({
+        at: started,
+        address,
+        method,
+        what: describeRoute(target),
+        status: res.statusCode,
+        bytes: req.socket.bytesWritten - writtenBefore,
+        ms: Date.now() - started,
+        ...(res.writableFinished ? {} : { cut: true }),
+      });
+    });
+
+    watchSlowClient(
+      req,
+      res,
+      { windowMs: settings.timeouts.slowClientMs, minBytes: settings.timeouts.slowClientMinBytes },
+      () => {
+        if (!res.headersSent) {
+          res.setHeader('Connection', 'close');
+          replyAppError(directReply(res), 'The request was too slow and has been cut off.', 408);
+        }
+        // The request itself too: once answered, Node no longer ends it when its socket goes, and its
+        // reader (an upload being stored) would wait for the rest of the body forever.
+        req.destroy();
+        req.socket.destroy();
+      },
+    );
+
+    const body = seams?.tapBody ? seams.tapBody(req) : req;
+    const x: Exchange = {
+      req,
+      res,
+      body,
+      route: target,
+      address,
+      links: linksFor(req),
+      reply: directReply(res),
+    };
+
+    if (target.kind === 'health') {
+      if (hasBody(req)) closeAfterReply(req, res, body);
+      return health(x.reply);
+    }
+    if (deps.stopping()) {
+      return refuse(x, () =>
+        replyAppError(x.reply, 'The server is restarting; try again in a moment.', 503, {
+          'Retry-After': '5',
+        }),
+      );
+    }
+    const admitted = ctx.limits.admitRequest(address, ctx.now());
+    if (!admitted.ok) return refuse(x, () => replyTooMany(x.reply, admitted.message, admitted.retryAfterMs));
+
+    // Only uploads and DownloadData read a body; every other route takes a few bytes at most.
+    if (target.kind !== 'upload' && target.kind !== 'download-data' && hasBody(req)) {
+      const small = await readSmallBody(req, body, SMALL_BODY_LIMIT);
+      if (!small.ok) {
+        if (small.why === 'gone') return;
+        closeAfterReply(req, res, body);
+        return replyAppError(x.reply, 'This address takes no request body.', 413);
+      }
+    }
+
+    if (seams?.intercept && (await seams.intercept(x, ctx))) return;
+    if (recipientRoutes && (await recipientRoutes(x, ctx))) return;
+    await dispatch(x);
+  }
+
+  return {
+    handle,
+    setListeningOrigin(origin) {
+      listeningOrigin = origin;
+    },
+    defaultLinks: () => linksFrom(settings, listeningOrigin),
+  };
+}

@@ -1,0 +1,178 @@
+// Starts the Hushdrop server: opens the store, listens (plain HTTP, or HTTPS with HTTP/2), runs the
+// sweeper, and stops gracefully (requests in progress get a grace period, then are cut; an upload that is
+// cut leaves nothing behind, because its bytes only become an upload once its record is written).
+
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
+import { Accounts } from './accounts/accounts';
+import type { ApiContext } from './api/context';
+import type { Links } from './api/upload';
+import { createApp, type Seams } from './app';
+import type { ServerSettings } from './config/settings';
+import { openAccessLog } from './http/access-log';
+import { proxyList } from './http/client';
+import { directReply, replyHtml } from './http/responses';
+import { createTlsServer, type TlsCredentials } from './http/tls';
+import { Limits } from './limits/limits';
+import { openDiskStorage } from './storage/disk';
+import type { Storage } from './storage/types';
+import { type Sweeper, type SweepReport, startSweeper } from './uploads/sweeper';
+import { Uploads } from './uploads/uploads';
+
+export interface StartOptions {
+  /** The clock for expiry (default Date.now); tests move it. */
+  now?: () => number;
+  /** Test seams (tests/server); a deployment has none. */
+  seams?: Seams;
+  /** TLS from PEM text rather than settings.tls's files (tests make a certificate at start). */
+  tlsCredentials?: TlsCredentials & { http2: boolean };
+  /** Told after every sweep. */
+  onSweep?: (report: SweepReport) => void;
+}
+
+export interface HushdropServer {
+  settings: ServerSettings;
+  /** The addresses for links (public URLs, or the listening address). */
+  links: Links;
+  /** The port it listens on. */
+  port: number;
+  /** Whether it speaks HTTPS itself, and over which protocols. */
+  protocols: string[] | null;
+  storage: Storage;
+  ctx: ApiContext;
+  sweeper: Sweeper;
+  /**
+   * Stops: no new connections, requests in progress get `graceMs` (default the settings') to finish, then
+   * every connection is cut; resolves once every request has settled and the store is closed.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export async function startServer(
+  settings: ServerSettings,
+  options: StartOptions = {},
+): Promise<HushdropServer> {
+  const now = options.now ?? Date.now;
+  const accounts = new Accounts(settings.accounts, settings.accountsFile);
+  await accounts.init();
+  const proxies = settings.trustedProxies.length > 0 ? proxyList(settings.trustedProxies) : null;
+  const tls =
+    options.tlsCredentials ??
+    (settings.tls
+      ? {
+          certificatePem: await readFile(settings.tls.certFile, 'utf8'),
+          keyPem: await readFile(settings.tls.keyFile, 'utf8'),
+          http2: settings.tls.http2,
+        }
+      : undefined);
+
+  const storage = await openDiskStorage(settings.dataDir);
+  const uploads = new Uploads(storage, now);
+  const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
+  const accessLog = openAccessLog(settings.accessLog);
+  let stopping = false;
+  const app = createApp({
+    ctx,
+    proxies,
+    accessLog,
+    seams: options.seams,
+    stopping: () => stopping,
+    checkStorage: () => storage.check(),
+  });
+
+  const inFlight = new Set<Promise<void>>();
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const handled = app.handle(req, res).catch((err: unknown) => {
+      console.error('hushdrop server: request failed', err);
+      if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
+      else res.destroy();
+    });
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled));
+  };
+
+  const { timeouts } = settings;
+  let server: Server;
+  let closeConnections: () => void;
+  let closeIdle: () => void = () => {};
+  if (tls) {
+    ({ server, closeConnections } = createTlsServer(tls, tls.http2, timeouts, onRequest));
+  } else {
+    const plain = createServer(
+      {
+        // No limit on a whole request (a large upload on a slow line takes long); slow clients are cut instead.
+        requestTimeout: 0,
+        headersTimeout: timeouts.headersMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+      },
+      onRequest,
+    );
+    server = plain;
+    closeConnections = () => plain.closeAllConnections();
+    closeIdle = () => plain.closeIdleConnections();
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(settings.port, settings.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await storage.close();
+    await accessLog.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const hostPart = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  app.setListeningOrigin(`${tls ? 'https' : 'http'}://${hostPart}:${port}`);
+
+  const sweeper = startSweeper(uploads, {
+    intervalMs: settings.sweepIntervalMs,
+    orphanAgeMs: settings.orphanAgeMs,
+    onSweep(report) {
+      if (report.error) console.error('hushdrop server: sweeping expired uploads failed', report.error);
+      options.onSweep?.(report);
+    },
+  });
+
+  let closing: Promise<void> | null = null;
+  const stop = async (graceMs: number) => {
+    stopping = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    closeIdle();
+    if (inFlight.size > 0 && graceMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      clearTimeout(timer);
+    }
+    // Ends keep-alive, stalled and in-flight connections alike; cut uploads clean up after themselves.
+    closeConnections();
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    await sweeper.stop();
+    await closed;
+    await accessLog.close();
+    await storage.close();
+  };
+
+  return {
+    settings,
+    links: app.defaultLinks(),
+    port,
+    protocols: tls ? (tls.http2 ? ['h2', 'http/1.1'] : ['http/1.1']) : null,
+    storage,
+    ctx,
+    sweeper,
+    close(closeOptions) {
+      closing ??= stop(closeOptions?.graceMs ?? timeouts.shutdownGraceMs);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// Records as JSON files under <dataDir>/records: `<key>.json` holding `{"version": n, "value": {…}}`.
+// Every write goes to a temporary file that is flushed and then linked (create) or renamed (update)
+// into place, so a record on disk is always whole. Compare-and-swap holds within this process (a lock
+// per key); the data folder's lock keeps other processes out.
+
+import { link, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomText } from '../../lib/crypto/text';
+import { syncDir } from './disk-blobs';
+import { diskError, fsCode } from './disk-errors';
+import { StorageError } from './errors';
+import type { JsonRecord, RecordStore, Versioned } from './types';
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const SUFFIX = '.json';
+const TEMP = '.tmp';
+
+interface OnDisk {
+  version: number;
+  value: JsonRecord;
+}
+
+function checkKey(key: string): void {
+  if (!KEY.test(key) || key.endsWith(TEMP)) throw new Error(`Invalid record key: ${JSON.stringify(key)}`);
+}
+
+export class DiskRecords implements RecordStore<JsonRecord> {
+  // Tail of each key's queue of updates and deletions; absent when nothing is queued.
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(readonly dir: string) {}
+
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    for (const name of await readdir(this.dir)) {
+      if (name.endsWith(TEMP)) await rm(join(this.dir, name), { force: true });
+    }
+  }
+
+  /** Where a record lives (tests of the disk store read it directly). */
+  pathOf(key: string): string {
+    checkKey(key);
+    return join(this.dir, `${key}${SUFFIX}`);
+  }
+
+  /** Writes a whole record to a fresh temporary file, flushed; returns its path. */
+  private async writeTemp(record: OnDisk): Promise<string> {
+    const temp = join(this.dir, `${randomText(16)}${TEMP}`);
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(record));
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => {});
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await handle.close();
+    return temp;
+  }
+
+  /** Runs `work` after every earlier queued operation on `key`. */
+  private serialize<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(key) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.catch(() => {});
+    this.queues.set(key, tail);
+    void tail.then(() => {
+      if (this.queues.get(key) === tail) this.queues.delete(key);
+    });
+    return run;
+  }
+
+  private async readDisk(key: string): Promise<OnDisk | null> {
+    let text: string;
+    try {
+      text = await readFile(this.pathOf(key), 'utf8');
+    } catch (err) {
+      if (fsCode(err) === 'ENOENT') return null;
+      throw diskError(err, 'reading an upload record');
+    }
+    try {
+      const parsed = JSON.parse(text) as OnDisk;
+      if (!Number.isSafeInteger(parsed.version) || typeof parsed.value !== 'object' || parsed.value === null)
+        throw new Error('not a record');
+      return parsed;
+    } catch (err) {
+      throw new StorageError('unavailable', `The upload record ${key} on disk is unreadable.`, {
+        cause: err,
+      });
+    }
+  }
+
+  async create(key: string, value: JsonRecord): Promise<boolean> {
+    const path = this.pathOf(key);
+    let temp: string | undefined;
+    try {
+      temp = await this.writeTemp({ version: 1, value });
+      await link(temp, path);
+      await syncDir(this.dir);
+      return true;
+    } catch (err) {
+      if (fsCode(err) === 'EEXIST') return false;
+      throw diskError(err, 'storing an upload record');
+    } finally {
+      if (temp) await rm(temp, { force: true });
+    }
+  }
+
+  async read(key: string): Promise<Versioned<JsonRecord> | null> {
+    const record = await this.readDisk(key);
+    return record ? { value: record.value, version: String(record.version) } : null;
+  }
+
+  update(key: string, version: string, value: JsonRecord): Promise<boolean> {
+    return this.serialize(key, async () => {
+      const current = await this.readDisk(key);
+      if (!current || String(current.version) !== version) return false;
+      let temp: string | undefined;
+      try {
+        temp = await this.writeTemp({ version: current.version + 1, value });
+        await rename(temp, this.pathOf(key));
+        temp = undefined;
+        await syncDir(this.dir);
+        return true;
+      } catch (err) {
+        throw diskError(err, 'updating an upload record');
+      } finally {
+        if (temp) await rm(temp, { force: true });
+      }
+    });
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.serialize(key, async () => {
+      try {
+        await rm(this.pathOf(key));
+        await syncDir(this.dir);
+        return true;
+      } catch (err) {
+        if (fsCode(err) === 'ENOENT') return false;
+        throw diskError(err, 'deleting an upload record');
+      }
+    });
+  }
+
+  async *list(): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      throw diskError(err, 'listing upload records');
+    }
+    for (const name of names) {
+      if (!name.endsWith(SUFFIX)) continue;
+      const key = name.slice(0, -SUFFIX.length);
+      if (!KEY.test(key)) continue;
+      const record = await this.read(key);
+      if (record) yield { key, ...record };
+    }
+  }
+}

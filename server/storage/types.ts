@@ -1,0 +1,97 @@
+/**
+ * Where the Hushdrop server keeps uploads: the contract every storage implementation meets.
+ *
+ * Two kinds of things are stored, and nothing else is shared between server instances:
+ *
+ * - **Blobs**: the bytes of an upload (ciphertext when it is encrypted), under a fresh random id
+ *   of [A-Za-z0-9] that is never shown to clients. A blob is written once and never changed.
+ * - **Records**: an upload's metadata (its public name, type, size, keys it keeps, expiry, views),
+ *   a JSON object under the upload's public name. Records change (the view count), so every read
+ *   returns an opaque `version`, and an update names the version it replaces.
+ *
+ * What each operation promises, so that several instances can share one store (issue 18):
+ *
+ * - `blobs.put` is all or nothing. A blob becomes visible to `get` and `list` only once every byte
+ *   of the stream is stored (disk: a temporary file, flushed, then renamed; S3: a multipart upload
+ *   that is completed only at the end). If the stream fails, the signal aborts, or the store fails,
+ *   nothing stays behind (the temporary file is removed; the multipart upload is aborted) and the
+ *   promise rejects. Memory stays bounded whatever the size (disk: one write queue; S3: parts in
+ *   flight × part size).
+ * - `blobs.get` streams, optionally a byte range, so downloads resume; it never reads a blob whole.
+ * - `records.create` succeeds for exactly one caller when several create the same name at the same
+ *   moment (disk: link(2) of a finished temporary file; S3: PUT with `If-None-Match: *`). The
+ *   server draws a new name when it loses.
+ * - `records.update` is compare-and-swap: it replaces the record only if it is still at `version`
+ *   (disk: under a per-name lock in the one process that owns the folder; S3: PUT with `If-Match`).
+ *   View counts go through it, so a one-view link is delivered once even when two instances are
+ *   asked at the same moment: one update wins, the other sees a changed record and reads again.
+ * - `records.delete` and `blobs.delete` are idempotent. The server writes the blob before the record
+ *   and deletes the record before the blob, so a crash in between leaves at most a blob without a
+ *   record, which the sweeper removes once it is older than an upload could take (`list`).
+ * - Failures of the store itself reject with a `StorageError` (see errors.ts) whose `kind` says what
+ *   the server answers: `full` (507), `unavailable` (503). Callers never see a raw fs or SDK error.
+ */
+
+import type { Readable } from 'node:stream';
+
+/** Bytes `start` to `end`, both included, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface BlobInfo {
+  id: string;
+  size: number;
+  /** When it was stored, in ms since the epoch. */
+  modifiedAt: number;
+}
+
+export interface PutOptions {
+  /** Aborting it stops the write and leaves nothing; `put` rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface BlobStore {
+  /** Stores `body` under the new id `id`, all or nothing (see above); resolves with the bytes stored. */
+  put(id: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
+  /** The blob's bytes, or `range` of them; rejects with StorageError `not-found` when there is no such blob. */
+  get(id: string, range?: ByteRange): Promise<Readable>;
+  /** Removes the blob; an absent blob is not an error. */
+  delete(id: string): Promise<void>;
+  /** Every visible blob (never one still being written), in no particular order. */
+  list(): AsyncIterable<BlobInfo>;
+}
+
+/** A value with the version it was read at; the version is opaque (a counter on disk, an ETag on S3). */
+export interface Versioned<T> {
+  value: T;
+  version: string;
+}
+
+export interface RecordStore<T> {
+  /** Creates the record only if `key` is absent: true when this call created it, false when it existed. */
+  create(key: string, value: T): Promise<boolean>;
+  /** The record and its version, or null. */
+  read(key: string): Promise<Versioned<T> | null>;
+  /** Replaces the record only if it is still at `version`: false when it changed meanwhile or is gone. */
+  update(key: string, version: string, value: T): Promise<boolean>;
+  /** Removes the record: true when this call removed it, false when it was already gone. */
+  delete(key: string): Promise<boolean>;
+  /** Every record with its key and version, in no particular order (the sweeper walks it). */
+  list(): AsyncIterable<Versioned<T> & { key: string }>;
+}
+
+/** Record values are plain JSON objects; the server checks their shape when it reads them. */
+export type JsonRecord = Record<string, unknown>;
+
+export interface Storage {
+  blobs: BlobStore;
+  records: RecordStore<JsonRecord>;
+  /** Resolves when the store answers (the health endpoint asks); rejects with a StorageError otherwise. */
+  check(): Promise<void>;
+  /** Where the data is, for the start message and the logs, e.g. `disk /var/lib/hushdrop`. */
+  readonly description: string;
+  /** Releases what the store holds (the data folder's lock on disk). */
+  close(): Promise<void>;
+}

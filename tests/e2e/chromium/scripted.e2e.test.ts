@@ -1,0 +1,163 @@
+// What a hostile page can make Hushdrop do without the person: scripted clicks on payment links,
+// payment-page addresses that name a request, and floods of payment links. The page here is a
+// loopback "attacker" that records every request it gets.
+// Chromium only: it reads what the content script reported (linkReports) and listens to messages in
+// the service worker; a page's clicks and floods are handled by the same content script in Firefox.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPORTS_CAP } from '../../../lib/payments/page-links';
+import { type Attacker, startAttacker } from '../support/attacker';
+import { type ExtensionBrowser, launchExtension } from './harness';
+
+declare const chrome: any;
+
+let browser: ExtensionBrowser;
+let attacker: Attacker;
+
+beforeAll(async () => {
+  attacker = await startAttacker();
+  browser = await launchExtension();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await attacker?.close();
+});
+
+const bip72 = (path: string) => `bitcoin:?r=${encodeURIComponent(`${attacker.origin}${path}`)}`;
+
+const paymentTabs = (): Promise<number> =>
+  browser.sw.evaluate(
+    async (prefix) => (await chrome.tabs.query({})).filter((t: any) => t.url?.startsWith(prefix)).length,
+    browser.url('payment.html'),
+  );
+
+async function badgeOf(url: string): Promise<string> {
+  return browser.sw.evaluate(async (u) => {
+    const [tab] = await chrome.tabs.query({ url: u });
+    return tab ? chrome.action.getBadgeText({ tabId: tab.id }) : 'no tab';
+  }, url);
+}
+
+describe('scripted clicks', () => {
+  it('a page clicking its own payment link 20 times opens nothing and fetches nothing; the page sees its clicks', async () => {
+    const url = attacker.page(
+      '/scripted.html',
+      `<!doctype html><title>scripted</title>
+<a id="lure" href="${bip72('/from-scripted-click')}">Pay</a>
+<a id="real" href="${bip72('/trusted')}">Pay for real</a>
+<script>
+  // What the page's own handler sees of each click (bubbling, after the extension's capture listener).
+  window.seen = [];
+  document.addEventListener('click', (e) => {
+    if (!e.target.closest('a')) return;
+    window.seen.push(e.defaultPrevented);
+    e.preventDefault();
+  });
+</script>`,
+    );
+    const page = await browser.ctx.newPage();
+    await page.goto(url);
+    await page.locator('#lure[data-hushdrop]').waitFor();
+    await page.evaluate(() => {
+      for (let i = 0; i < 20; i++) (document.getElementById('lure') as HTMLAnchorElement).click();
+    });
+    // The page's handler ran for every scripted click, and nothing of ours had prevented them.
+    expect(await page.evaluate(() => (window as any).seen)).toEqual(Array(20).fill(false));
+
+    // Then a person clicks: that one opens the payment page, which fetches at once.
+    const [payment] = await Promise.all([browser.ctx.waitForEvent('page'), page.click('#real')]);
+    await expect.poll(() => attacker.seenAt('/trusted').length).toBe(1);
+    await payment.locator('#error, #verdict').first().waitFor();
+    // The scripted clicks came first from the same page; none of them opened or fetched anything.
+    expect(attacker.seenAt('/from-scripted-click')).toEqual([]);
+    expect(await paymentTabs()).toBe(1);
+    expect(await page.evaluate(() => (window as any).seen)).toHaveLength(20);
+    await payment.close();
+    await page.close();
+  });
+});
+
+describe('the payment page opened by address', () => {
+  it('?r= shows the request address and fetches only when the person asks', async () => {
+    const q = new URLSearchParams({ r: `${attacker.origin}/direct-r`, page: `${attacker.origin}/shop` });
+    const page = await browser.open(`payment.html?${q}`);
+    await page.locator('#confirm').waitFor();
+    expect(await page.locator('#confirm').textContent()).toContain(`${attacker.origin}/direct-r`);
+    expect(attacker.seenAt('/direct-r')).toEqual([]);
+    await page.getByRole('button', { name: 'Fetch payment request' }).click();
+    await expect.poll(() => attacker.seenAt('/direct-r').length).toBe(1);
+    await page.locator('#error').waitFor();
+    await page.close();
+  });
+
+  it('?uri= (the Firefox bitcoin: handler) too', async () => {
+    const page = await browser.open(`payment.html?uri=${encodeURIComponent(bip72('/direct-uri'))}`);
+    await page.locator('#confirm').waitFor();
+    expect(attacker.seenAt('/direct-uri')).toEqual([]);
+    await page.click('#fetch-request');
+    await expect.poll(() => attacker.seenAt('/direct-uri').length).toBe(1);
+    await page.close();
+  });
+
+  it('?open= with an id the background never gave out says so and fetches nothing', async () => {
+    const page = await browser.open(`payment.html?open=${crypto.randomUUID()}`);
+    await page.locator('#error').waitFor();
+    expect(await page.locator('#error').textContent()).toMatch(/no longer|already/);
+    expect(await page.locator('#confirm, #verdict, #loading').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('a page flooding itself with payment links', () => {
+  it('adding 100,000 in bursts: the badge says 999+, after at most a few updates, and nothing is fetched', async () => {
+    // Count the content script's badge reports as the background receives them.
+    await browser.sw.evaluate(() => {
+      const g = globalThis as any;
+      g.linkReports = [];
+      chrome.runtime.onMessage.addListener((m: any, sender: any) => {
+        if (m?.type === 'paymentLinksFound') g.linkReports.push({ tabId: sender.tab?.id, data: m.data });
+      });
+    });
+    const url = attacker.page(
+      '/flood.html',
+      `<!doctype html><title>flood</title><body>
+<a id="first" href="${bip72('/flood/first')}">Invoice</a>
+<script>
+  let added = 0;
+  function burst() {
+    // Half the bursts add 1,000 links one by one, half add them inside one container.
+    const holder = added % 2000 ? document.createElement('div') : document.createDocumentFragment();
+    for (let i = 0; i < 1000; i++) {
+      const a = document.createElement('a');
+      a.href = 'bitcoin:?r=' + encodeURIComponent(location.origin + '/flood/' + (added + i));
+      a.textContent = 'Invoice ' + (added + i);
+      holder.appendChild(a);
+    }
+    document.body.appendChild(holder);
+    added += 1000;
+    if (added < 100000) setTimeout(burst, 0);
+    else document.body.dataset.done = 'yes';
+  }
+  // Once the extension has looked at the page (it marked the first link), flood it.
+  (function wait() {
+    if (document.getElementById('first').dataset.hushdrop) burst();
+    else setTimeout(wait, 10);
+  })();
+</script></body>`,
+    );
+    const page = await browser.ctx.newPage();
+    await page.goto(url);
+    await page.locator('body[data-done="yes"]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => badgeOf(url), { timeout: 30_000 }).toBe('999+');
+    const tabId = await browser.sw.evaluate(async (u) => (await chrome.tabs.query({ url: u }))[0].id, url);
+    const reports = await browser.sw.evaluate(
+      (id) => (globalThis as any).linkReports.filter((r: any) => r.tabId === id),
+      tabId,
+    );
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.length).toBeLessThanOrEqual(REPORTS_CAP);
+    expect(await page.locator('a[data-hushdrop]').count()).toBe(999);
+    expect(attacker.seenAt('/flood/')).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,172 @@
+// Encrypting while sending, in Chromium with the built extension: to the reference server over
+// HTTPS with HTTP/2 a client-mode upload is streamed (no worker, no copy on disk), Cancel midway
+// leaves nothing, and to a server without HTTP/2 (HTTPS with HTTP/1.1 only, or plain http) the same
+// upload goes the disk way. Which way each upload came is read on the server: it records the HTTP
+// version of every request. Stored copies are decrypted here with the link's key. No timing
+// assertions: the machine is shared.
+// Chromium only by nature: Firefox never streams a request body (it would send the text
+// "[object ReadableStream]"; ../request-streams.e2e.test.ts shows it), so it always goes the disk way.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIB, writeRandomFile } from '../../testkit/files';
+import { decryptedHash } from '../../testkit/links';
+import { opfsNames } from '../../testkit/opfs';
+import { type ReferenceServer, startServer } from '../../testkit/server';
+import { historyCount } from '../support/history';
+import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
+import { cancelWhen, openUploadPage } from './large-files';
+
+let tmp: string;
+let h2: ReferenceServer;
+let h1tls: ReferenceServer;
+let plain: ReferenceServer;
+let browser: ExtensionBrowser;
+const dirs: Record<string, string> = {};
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'hushdrop-stream-'));
+  const start = async (name: string, tls?: { http2: boolean }) => {
+    dirs[name] = join(tmp, name);
+    return startServer({ dataDir: dirs[name]!, record: true, ...(tls ? { tls } : {}) });
+  };
+  h2 = await start('h2', { http2: true });
+  h1tls = await start('h1tls', { http2: false });
+  plain = await start('plain');
+  // Chromium trusts exactly these two certificates, and no other.
+  browser = await launchExtension({ trustSpki: [h2.tls!.spkiSha256, h1tls.tls!.spkiSha256] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const server of [h2, h1tls, plain]) await server?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Upload requests the server received, with the HTTP version of each. */
+const uploads = (server: ReferenceServer) =>
+  server.requests.filter((r) => r.method === 'POST').map((r) => r.httpVersion);
+
+const storedFiles = (name: string) => readdirSync(join(dirs[name]!, 'files'));
+
+const uploadPage = (server: ReferenceServer) => openUploadPage(browser, serverSettings(server, 'current'));
+
+/** Uploads the file at `path` through the page and returns the stored copy and the link's key. */
+async function upload(page: Page, server: ReferenceServer, path: string) {
+  const done = page.locator('.job[data-state="done"]');
+  const before = await done.count();
+  await page.setInputFiles('#file', path);
+  await page.click('#upload');
+  await expect.poll(() => done.count(), { timeout: 240_000 }).toBe(before + 1);
+  // New jobs come first in the list.
+  const field = done.first().locator('input[id^="link-"]');
+  const [url, key] = (await field.inputValue()).split('#') as [string, string];
+  const stored = server.stored(new URL(url).pathname.split('/').pop()!);
+  expect(stored, url).toBeDefined();
+  return { stored: stored!, key };
+}
+
+describe('HTTPS with HTTP/2', () => {
+  it('streams a client-mode upload: no worker, no copy on disk, the stored copy decrypts', async () => {
+    const path = join(tmp, 'stream-64.bin');
+    const size = 64 * MIB + 5;
+    const original = await writeRandomFile(path, size);
+    const { page, workers } = await uploadPage(h2);
+    const before = await historyCount(page);
+    // Notes every label the job shows: a streamed upload never shows "Encrypting".
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as any).labelsSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('.job label')?.textContent?.split('…')[0];
+        if (text && !seen.includes(text)) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    try {
+      const { stored, key } = await upload(page, h2, path);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(stored.contentLength).toBe(size);
+      expect(stored.encrypted).toBe(false);
+      expect(await decryptedHash(stored.path, key)).toBe(original);
+      expect(uploads(h2)).toEqual(['2.0']);
+      expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
+      const labels: string[] = await page.evaluate(() => (window as any).labelsSeen);
+      expect(labels).toContain('Uploading');
+      expect(labels).not.toContain('Encrypting');
+      expect(await opfsNames(page)).toEqual([]);
+      expect(await historyCount(page)).toBe(before + 1);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
+  it('Cancel midway: the request is cut off, no history, nothing stored, the server goes on', async () => {
+    const path = join(tmp, 'cancel-200.bin');
+    const size = 200 * MIB;
+    await writeRandomFile(path, size);
+    const { page } = await uploadPage(h2);
+    try {
+      const history = await historyCount(page);
+      const requests = h2.requests.length;
+      const kept = storedFiles('h2');
+      await cancelWhen(page, 'Uploading', 30);
+      await page.setInputFiles('#file', path);
+      await page.click('#upload');
+      const job = page.locator('.job[data-state="cancelled"]');
+      await job.waitFor({ timeout: 200_000 });
+      expect(await page.evaluate(() => (window as any).cancelledAt)).toMatch(/^Uploading/);
+      expect(await job.locator('[role="alert"]').textContent()).toMatch(/cancel/i);
+      expect(await historyCount(page)).toBe(history);
+      expect(await opfsNames(page)).toEqual([]);
+      // One streamed request began, over HTTP/2, and was reset before its end.
+      expect(h2.requests.length).toBe(requests + 1);
+      const request = h2.requests[requests]!;
+      expect(request.httpVersion).toBe('2.0');
+      await expect.poll(() => storedFiles('h2'), { timeout: 30_000 }).toEqual(kept);
+      expect(request.bodyBytes).toBeLessThan(size);
+
+      // The server is alive, and the next upload streams again.
+      const small = join(tmp, 'after-cancel.bin');
+      const original = await writeRandomFile(small, 3 * MIB);
+      const { stored, key } = await upload(page, h2, small);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(await decryptedHash(stored.path, key)).toBe(original);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+});
+
+describe('no HTTP/2: the disk way', () => {
+  for (const [name, server] of [
+    ['HTTPS with HTTP/1.1 only', () => ({ server: h1tls, dir: 'h1tls' })],
+    ['plain http', () => ({ server: plain, dir: 'plain' })],
+  ] as const) {
+    it(`${name}: the upload is encrypted to disk and sent with HTTP/1.1; the stored copy decrypts`, async () => {
+      const { server: target, dir } = server();
+      const path = join(tmp, `disk-${dir}.bin`);
+      const original = await writeRandomFile(path, 24 * MIB + 3);
+      const { page, workers } = await uploadPage(target);
+      try {
+        const requests = uploads(target).length;
+        for (let round = 0; round < 2; round++) {
+          const { stored, key } = await upload(page, target, path);
+          expect(stored.httpVersion).toBe('1.1');
+          expect(await decryptedHash(stored.path, key)).toBe(original);
+        }
+        // Only the uploads themselves reached the server: a refused stream sends nothing.
+        expect(uploads(target).slice(requests)).toEqual(['1.1', '1.1']);
+        expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(2);
+        await expect.poll(() => opfsNames(page), { timeout: 60_000 }).toEqual([]);
+        expect(storedFiles(dir).length).toBeGreaterThanOrEqual(2);
+      } finally {
+        await page.close();
+        rmSync(path, { force: true });
+      }
+    }, 300_000);
+  }
+});

@@ -1,0 +1,148 @@
+// The one API the e2e scenarios drive a browser with: a scenario is written once and runs in
+// Chromium and in Firefox. Two implementations, each doing things the real way for its browser:
+//   ./chromium.ts  playwright-core on Debian's Chromium (launched by tests/testkit/chromium.ts)
+//   ./firefox.ts   Marionette on firefox-esr (launched by tests/testkit/firefox.ts)
+// Where a browser's own UI cannot be reached by automation, its implementation says what stands
+// in for it (in Chromium: the right-click menu and the permission prompt). The rest is the real
+// thing: real clicks and typing, files read from disk, the browser's own clipboard and downloads.
+//
+// Writing a scenario (see each-browser.ts):
+//
+//   forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
+//     it('uploads a file', async () => {
+//       const page = await d.open('upload.html');
+//       await page.setInputFiles('#file', { name: 'a.bin', buffer: randomBytes(1000) });
+//       await page.click('#upload');
+//       await page.waitFor('.job[data-state="done"]');
+//     });
+//   });
+//
+// An element is named by a Target: a CSS selector, or { css, hasText, label, within, nth }. The
+// first match is used (`nth` picks another). Page methods wait up to 30 s for their element.
+// Nothing here sleeps: every wait is a poll of a condition or an event of the browser.
+// A case one browser cannot run goes in tests/e2e/chromium/ or tests/e2e/firefox/, with a
+// sentence at the top of its file saying why.
+import type { Settings } from '../../../lib/settings';
+import type { Memory } from '../../testkit/memory';
+
+export type BrowserName = 'chromium' | 'firefox';
+
+/** A CSS selector, or a selector narrowed by its text, a form control's label, or its container. */
+export type Target =
+  | string
+  | { css?: string; hasText?: string | RegExp; label?: string | RegExp; within?: Target; nth?: number };
+
+export interface FileSpec {
+  name: string;
+  mimeType?: string;
+  buffer: Buffer;
+}
+
+/** One tab. */
+export interface DriverPage {
+  url(): Promise<string>;
+  /** Runs `fn(arg)` in the page and returns its (JSON-like) result; in an extension page with its APIs. */
+  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  /** Runs a script's source in the page, so the globals it defines are there for evaluate (axe-core). */
+  addScript(source: string): Promise<void>;
+  /** Waits for the element to exist (`visible`: to be shown too). */
+  waitFor(t: Target, options?: { timeout?: number; visible?: boolean }): Promise<void>;
+  count(t: Target): Promise<number>;
+  click(t: Target): Promise<void>;
+  /** Replaces a field's text by typing. */
+  fill(t: Target, text: string): Promise<void>;
+  check(t: Target, checked?: boolean): Promise<void>;
+  uncheck(t: Target): Promise<void>;
+  selectOption(t: Target, value: string): Promise<void>;
+  /** Chooses files in an <input type=file>: given bytes (written to disk first) or a path on disk. */
+  setInputFiles(t: Target, files: FileSpec | FileSpec[] | string): Promise<void>;
+  /** The element's textContent ('' for none). */
+  text(t: Target): Promise<string>;
+  inputValue(t: Target): Promise<string>;
+  attribute(t: Target, name: string): Promise<string | null>;
+  /** Saves a full-page PNG under test-results/screenshots (Firefox's are prefixed `firefox-`). */
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An upload job as the background keeps it in storage.session (`jobs`), where the popup reads it. */
+export interface JobView {
+  id: string;
+  name: string;
+  state: string;
+  link?: string;
+  error?: string;
+  [field: string]: unknown;
+}
+
+/** A notification shown by the extension. */
+export interface Notice {
+  title: string;
+  text: string;
+  /** The extension's notification id, where the browser tells it (Chromium). */
+  id?: string;
+}
+
+/** Hushdrop's right-click entries: the four uploads, and "Check this payment request" on selected text. */
+export type MenuEntry = 'media' | 'link' | 'selection' | 'page' | 'check-payment';
+
+export interface LaunchOptions {
+  /**
+   * Hosts (e.g. 127.0.0.2) the extension may reach from the start. Chromium: listed as granted in
+   * a copy of the build's manifest; Firefox: granted as the add-on's site switches in about:addons do.
+   */
+  grantHosts?: string[];
+  /**
+   * Hosts the person allows when the extension asks. Firefox asks for real, and the scenario
+   * answers with permissionPrompt. Chromium's prompt cannot be answered by automation, so they are
+   * granted at launch, as grantHosts are, and permissionPrompt(host, 'allow') has nothing to do.
+   */
+  allowWhenAsked?: string[];
+}
+
+export interface Driver {
+  readonly name: BrowserName;
+  /**
+   * What one browser cannot do in a test, for a scenario to take the other road and say why.
+   * pasteFiles: Firefox's ClipboardEvent constructor keeps only text, and its headless clipboard
+   * holds no files, so a file cannot be pasted there (dropped instead).
+   */
+  readonly can: { pasteFiles: boolean };
+  /** The address of an extension page. */
+  url(path: string): string;
+  /** Opens an extension page in a new tab. */
+  open(path: string): Promise<DriverPage>;
+  /** Opens any address in a new tab. */
+  openUrl(url: string): Promise<DriverPage>;
+  /** Runs `action` and returns the tab it opened, once loaded. */
+  waitForNewPage(action: () => Promise<unknown>): Promise<DriverPage>;
+  setSettings(settings: Settings): Promise<void>;
+  /** storage.local of the extension. */
+  setStorage(items: Record<string, unknown>): Promise<void>;
+  getStorage(key: string): Promise<unknown>;
+  /** The upload jobs of the background (every job since start, running or ended). */
+  jobs(): Promise<JobView[]>;
+  /** Right-clicks the element and chooses Hushdrop's entry in the menu. */
+  contextMenu(page: DriverPage, t: Target, entry: MenuEntry): Promise<void>;
+  /** Answers the extension's permission request for `host` (see LaunchOptions.allowWhenAsked). */
+  permissionPrompt(host: string, answer: 'allow' | 'deny'): Promise<void>;
+  /** The text on the system clipboard. */
+  clipboardText(): Promise<string>;
+  /** The extension's notifications now on screen. */
+  notifications(): Promise<Notice[]>;
+  /** Runs `action` on `page` and waits for the download it starts to finish. */
+  download(page: DriverPage, action: () => Promise<unknown>): Promise<{ fileName: string; path: string }>;
+  /**
+   * JavaScript dialogs (alert, confirm, prompt) shown by any page since launch. Chromium counts and
+   * dismisses them; in Firefox a dialog makes the next command fail (Marionette's default), so
+   * this can only find one still open.
+   */
+  dialogs(): Promise<number>;
+  /** The text of the extension's badge on this tab. */
+  badgeText(page: DriverPage): Promise<string>;
+  /** Resident memory of the browser's processes. */
+  memory(): Memory;
+  /** Asks the browser to collect garbage and give back memory, for a steady figure at rest. */
+  collectGarbage(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,75 @@
+// Steps many scenarios take, through a driver: uploading a file on the upload page, and opening a
+// link in the viewer as a person pasting it would.
+import { until } from '../../testkit/wait';
+import type { Driver, DriverPage, FileSpec, JobView } from '../driver/driver';
+
+/** The name a server stored an upload under: the last part of its link's path. */
+export const fileNameOf = (link: string) => new URL(link.split('#')[0]!).pathname.split('/').pop()!;
+
+/** The link field of a finished job on the upload page. */
+export const DONE_LINK = '.job[data-state="done"] input[id^="link-"]';
+
+/**
+ * Chooses a file on an open upload page, presses Upload, waits for a finished job and returns its
+ * link. (Not matched by name: a name is shown without its bidi controls.)
+ */
+export async function submitFile(page: DriverPage, file: FileSpec, timeout = 30_000): Promise<string> {
+  await page.setInputFiles('#file', file);
+  await page.click('#upload');
+  try {
+    await page.waitFor(DONE_LINK, { timeout });
+  } catch (err) {
+    throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+  }
+  return page.inputValue(DONE_LINK);
+}
+
+/** What the upload page's jobs say, for a failure message. */
+export function jobsShown(page: DriverPage): Promise<string> {
+  return page
+    .evaluate(() =>
+      [...document.querySelectorAll('.job')]
+        .map((j) => `[${j.getAttribute('data-state')}] ${(j as HTMLElement).innerText.replace(/\s+/g, ' ')}`)
+        .join(' | '),
+    )
+    .catch((e) => `(unreadable: ${e})`);
+}
+
+/** Uploads one file through the upload page and returns its link; `prepare` may choose options first. */
+export async function uploadThroughPage(
+  d: Pick<Driver, 'open'>,
+  file: FileSpec,
+  prepare?: (page: DriverPage) => Promise<void>,
+): Promise<string> {
+  const page = await d.open('upload.html');
+  try {
+    await page.waitFor('#upload');
+    await prepare?.(page);
+    return await submitFile(page, file);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Opens the viewer and types a link into it. */
+export async function openInViewer(d: Pick<Driver, 'open'>, link: string): Promise<DriverPage> {
+  const viewer = await d.open('viewer.html');
+  await viewer.fill('#link', link);
+  await viewer.click('#open');
+  return viewer;
+}
+
+/** Waits for the first job `predicate` picks to end (done, failed or cancelled) and returns it. */
+export async function endedJob(d: Driver, predicate: (j: JobView) => boolean): Promise<JobView> {
+  let jobs: JobView[] = [];
+  try {
+    return await until(async () => {
+      jobs = await d.jobs();
+      const job = jobs.find(predicate);
+      return job && job.state !== 'running' ? job : undefined;
+    }, 'the job to end');
+  } catch (err) {
+    const seen = jobs.map((j) => `${j.name}: ${j.state}${j.error ? ` (${j.error})` : ''}`);
+    throw new Error(`${(err as Error).message} The jobs were: ${seen.join('; ') || 'none'}.`);
+  }
+}

@@ -1,0 +1,105 @@
+// Accounts: made with the CLI, stored only as scrypt hashes, used as Basic auth, and (when the server says
+// so) required for every upload.
+
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashToken, verifyToken } from '../../server/accounts/tokens';
+import { type ProductServer, startProductServer } from './product-cli';
+import { bytesOf, form, post } from './test-helpers';
+
+const run = promisify(execFile);
+let scratch: string | undefined;
+let running: ProductServer | undefined;
+afterEach(async () => {
+  await running?.stop('SIGKILL');
+  running = undefined;
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+/** `npm run server -- <args>` with `env`; resolves with its output. */
+async function cli(args: string[], env: Record<string, string>, input?: string) {
+  const child = run(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    env: { ...process.env, ...env },
+  });
+  if (input !== undefined) child.child.stdin!.end(input);
+  return child;
+}
+
+const basic = (user: string, token: string) => ({
+  Authorization: `Basic ${Buffer.from(`${user}:${token}`, 'utf8').toString('base64')}`,
+});
+const upload = () => form({ encrypt: 'false', file: { bytes: bytesOf('mine'), name: 'm.txt' } });
+
+describe('tokens', () => {
+  it('are hashed with a salt (two hashes of one token differ) and verified only by the right token', async () => {
+    const a = await hashToken('tøken');
+    const b = await hashToken('tøken');
+    expect(a).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyToken('tøken', a)).toBe(true);
+    expect(await verifyToken('token', a)).toBe(false);
+  });
+});
+
+describe('accounts made with the CLI', () => {
+  it('keep only a hash on disk, and when accounts are required every upload needs one', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
+    const env = { DATA_DIR: join(scratch, 'data') };
+    const added = await cli(['account', 'add', 'alice'], env);
+    const token = added.stdout.split('\n')[1]!.trim();
+    expect(token).toMatch(/^[A-Za-z0-9]{40}$/);
+    const file = await readFile(join(scratch, 'data', 'accounts.json'), 'utf8');
+    expect(file).not.toContain(token);
+    expect(JSON.parse(file).accounts).toEqual([
+      { username: 'alice', tokenHash: expect.stringMatching(/^scrypt\$/) },
+    ]);
+    await expect(cli(['account', 'add', 'alice'], env)).rejects.toThrow(/already an account "alice"/);
+
+    // hash-token for accounts in the config file: reads the token from stdin.
+    const hashed = await cli(['hash-token'], env, 'b0b-token\n');
+    const bobHash = /^tokenHash=(\S+)$/m.exec(hashed.stdout)![1]!;
+    expect(await verifyToken('b0b-token', bobHash)).toBe(true);
+    const config = join(scratch, 'config.json');
+    await writeFile(
+      config,
+      JSON.stringify({ requireAccount: true, accounts: [{ username: 'bob', tokenHash: bobHash }] }),
+    );
+
+    running = await startProductServer({ ...env, CONFIG: config });
+    const api = `${running.apiUrl}/v1/Upload`;
+    expect((await post(api, upload(), basic('alice', token))).status).toBe(200);
+    expect((await post(api, upload(), basic('bob', 'b0b-token'))).status).toBe(200);
+    const anonymous = await post(api, upload());
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error.message).toMatch(/only from accounts/);
+    const legacy = await post(`${running.baseUrl}/v1/Upload?sub=api`, upload());
+    expect(legacy.status).toBe(401);
+    expect(legacy.json.error.message).toMatch(/through the current API/);
+    for (const wrong of [basic('alice', 'nope'), basic('nobody', token), basic('bob', token)])
+      expect((await post(api, upload(), wrong)).status).toBe(401);
+    expect(await readdir(join(scratch, 'data', 'records'))).toHaveLength(2);
+    const info = await (await fetch(`${running.baseUrl}/_hushdrop/info`)).json();
+    expect(info.accounts).toEqual({ required: true, auth: 'basic' });
+
+    // An account removed while the server runs stops working at once (the file is read again).
+    await cli(['account', 'remove', 'alice'], env);
+    expect((await post(api, upload(), basic('alice', token))).status).toBe(401);
+  }, 180_000);
+
+  it('refuses tokens in clear, in the environment or the config file, with a sentence', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
+    const config = join(scratch, 'config.json');
+    await writeFile(config, JSON.stringify({ accounts: [{ username: 'bob', token: 'clear' }] }));
+    await expect(startProductServer({ DATA_DIR: scratch, ACCOUNTS: 'bob:clear' })).rejects.toThrow(
+      /ACCOUNTS \(tokens in clear\) is not read/,
+    );
+    await expect(startProductServer({ DATA_DIR: scratch, CONFIG: config })).rejects.toThrow(
+      /accounts\[0\] holds a token in clear/,
+    );
+  }, 120_000);
+});

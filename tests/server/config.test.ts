@@ -1,0 +1,84 @@
+// The deployment's settings: defaults, the config file, environment variables (which win), and a sentence
+// naming the key for every mistake.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadSettings } from '../../server/config/load';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hushdrop-config-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function withConfig(config: unknown, env: Record<string, string> = {}) {
+  const path = join(dir, 'config.json');
+  await writeFile(path, typeof config === 'string' ? config : JSON.stringify(config));
+  return loadSettings({ CONFIG: path, HOME: dir, ...env }, '/work');
+}
+
+describe('settings', () => {
+  it('take the file, then the environment, with paths relative to where each came from', async () => {
+    const s = await withConfig(
+      {
+        port: 9000,
+        dataDir: 'data',
+        publicUrl: 'https://drop.example.org/',
+        trustedProxies: ['10.0.0.0/8', '::1'],
+        maxUploadBytes: 1000,
+        limits: { requestsPerMinute: 10 },
+        expiry: { maxAgeDays: 2, sweepIntervalSeconds: 5 },
+        timeouts: { slowClientSeconds: 7 },
+        accessLog: 'logs/access.log',
+      },
+      { PORT: '0', MAX_UPLOAD_BYTES: '2000', REQUIRE_ACCOUNT: 'yes' },
+    );
+    expect(s).toMatchObject({
+      port: 0,
+      dataDir: join(dir, 'data'),
+      publicUrls: { baseUrl: 'https://drop.example.org' },
+      trustedProxies: ['10.0.0.0/8', '::1'],
+      maxUploadBytes: 2000,
+      requireAccount: true,
+      accountsFile: join(dir, 'data', 'accounts.json'),
+      maxAgeMs: 2 * 86_400_000,
+      sweepIntervalMs: 5000,
+      accessLog: join(dir, 'logs', 'access.log'),
+    });
+    expect(s.limits).toMatchObject({ requestsPerMinute: 10, uploadsPerHourPerAddress: 240 });
+    expect(s.timeouts).toMatchObject({ slowClientMs: 7000, headersMs: 20_000 });
+    expect(loadSettings({ DATA_DIR: 'rel', XDG_DATA_HOME: '/x' }, '/work').dataDir).toBe('/work/rel');
+    expect(loadSettings({ XDG_DATA_HOME: '/x' }, '/work').dataDir).toBe('/x/hushdrop/server');
+  });
+
+  it('refuse every mistake with a sentence that names it', async () => {
+    const cases: [unknown, Record<string, string>, RegExp][] = [
+      ['{ nope', {}, /is not valid JSON/],
+      [{ prot: 1 }, {}, /unknown key "prot"/],
+      [
+        { limits: { requestsPerMinut: 1 } },
+        {},
+        /"limits" in the config file: unknown key "requestsPerMinut"/,
+      ],
+      [{ port: 70000 }, {}, /"port" in the config file must be a whole number from 0 to 65535/],
+      [{}, { PORT: 'eighty' }, /PORT must be a whole number/],
+      [{ publicUrl: 'drop.example.org' }, {}, /must be an absolute URL/],
+      [{ publicUrl: 'https://x.org/?a=1' }, {}, /without user, query or fragment/],
+      [{ trustedProxies: ['10.0.0.0/33'] }, {}, /"10\.0\.0\.0\/33" is not an IP address or CIDR range/],
+      [{}, { REQUIRE_ACCOUNT: 'maybe' }, /REQUIRE_ACCOUNT must be true or false/],
+      [{ accounts: [{ username: 'a b', tokenHash: 'x' }] }, {}, /cannot be a username/],
+      [{ accounts: [{ username: 'a', tokenHash: 'sha256:abc' }] }, {}, /must look like scrypt/],
+      [{ tls: { certFile: 'c.pem' } }, {}, /needs both a certificate file and a key file/],
+      [{ uploadUrl: 'https://u.example.org' }, {}, /need publicUrl/],
+    ];
+    for (const [config, env, message] of cases) {
+      await expect(withConfig(config, env), JSON.stringify(config)).rejects.toThrow(message);
+      await expect(withConfig(config, env)).rejects.toBeInstanceOf(ConfigError);
+    }
+    expect(() => loadSettings({ CONFIG: join(dir, 'absent.json') })).toThrow(/cannot be read/);
+  });
+});

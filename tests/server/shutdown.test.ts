@@ -1,0 +1,93 @@
+// Graceful shutdown: an upload in flight when the server is told to stop finishes within the grace period
+// (and is kept); one still running when the grace ends is cut and leaves nothing; no new requests are taken.
+
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { type ClientRequest, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ProductServer, startProductServer } from './product-cli';
+import { randomBytesOf, startTestServer, storedFiles, type TestServer } from './test-helpers';
+
+let t: TestServer | undefined;
+let product: ProductServer | undefined;
+let scratch: string | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+  await product?.stop('SIGKILL');
+  product = undefined;
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+const BOUNDARY = 'shutdownBoundary';
+const HEAD = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\n\r\n`;
+const TAIL = `\r\n--${BOUNDARY}--\r\n`;
+const PART = randomBytesOf(512 * 1024, 4);
+
+/** An upload whose body the test sends in two halves; `answer` settles with the status or the error. */
+function openUpload(url: string): { req: ClientRequest; answer: Promise<number | string> } {
+  const req = request(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+      'Content-Length': String(HEAD.length + 2 * PART.length + TAIL.length),
+    },
+  });
+  const answer = new Promise<number | string>((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', (err) => resolve(err.message));
+  });
+  req.write(HEAD);
+  req.write(PART);
+  return { req, answer };
+}
+
+async function partArrived(files: () => Promise<string[]>): Promise<void> {
+  await expect.poll(async () => (await files()).length).toBe(1);
+}
+
+describe('stopping', () => {
+  it('lets an upload in flight finish and keeps it, while refusing new connections', async () => {
+    t = await startTestServer();
+    const { req, answer } = openUpload(`${t.server.apiUrl}/v1/Upload`);
+    await partArrived(() => storedFiles(t!.dataDir));
+    const stopped = t.server.hushdrop.close({ graceMs: 120_000 });
+    // The listener is closed: a new connection is refused.
+    await expect(fetch(`${t.server.baseUrl}/_hushdrop/health`)).rejects.toThrow();
+    req.end(Buffer.concat([PART, Buffer.from(TAIL)]));
+    expect(await answer).toBe(200);
+    await stopped;
+    expect(await readdir(join(t.dataDir, 'records'))).toHaveLength(1);
+    expect(await storedFiles(t.dataDir)).toHaveLength(1);
+  });
+
+  it('cuts an upload still running when the grace period ends, and keeps nothing of it', async () => {
+    t = await startTestServer();
+    const { answer } = openUpload(`${t.server.apiUrl}/v1/Upload`);
+    await partArrived(() => storedFiles(t!.dataDir));
+    await t.server.hushdrop.close({ graceMs: 0 });
+    expect(await answer).toMatch(/socket hang up|ECONNRESET|EPIPE/);
+    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await readdir(join(t.dataDir, 'records'))).toEqual([]);
+  });
+
+  it('npm run server: SIGTERM lets the upload finish, then exits 0', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-stop-'));
+    const dataDir = join(scratch, 'data');
+    product = await startProductServer({ DATA_DIR: dataDir });
+    const { req, answer } = openUpload(`${product.apiUrl}/v1/Upload`);
+    await partArrived(() => readdir(join(dataDir, 'files')));
+    const exited = product.stop('SIGTERM');
+    await expect.poll(() => product!.output.some((l) => l.startsWith('Stopping'))).toBe(true);
+    req.end(Buffer.concat([PART, Buffer.from(TAIL)]));
+    expect(await answer).toBe(200);
+    expect(await exited).toBe(0);
+    expect(await readdir(join(dataDir, 'records'))).toHaveLength(1);
+    expect(await readdir(dataDir)).not.toContain('server.lock');
+  }, 120_000);
+});
