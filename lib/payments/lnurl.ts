@@ -229,9 +229,11 @@ export async function fetchPayParams(
     throw bad('limits', t('payLnurlLimits'));
   if (typeof body.metadata !== 'string') throw bad('metadata', t('payLnurlMetadata'));
   const metadata = readMetadata(body.metadata);
+  // The person allowed the service's own site, and only it: an invoice from elsewhere would need a
+  // second permission for a site they never chose, and would hide who answers (same-origin rule).
+  if (callback.url.origin !== new URL(target.url).origin)
+    throw bad('callback', t('payLnurlOtherHost', callback.url.host, target.host));
   const warnings = [...target.warnings, ...callback.warnings];
-  if (callback.url.host !== target.host)
-    warnings.push(t('payLnurlOtherHost', callback.url.host, target.host));
   if (target.identifier && metadata.identifier?.toLowerCase() !== target.identifier)
     warnings.push(t('payLnurlIdentifier', target.identifier));
   return {

@@ -173,6 +173,14 @@ describe('looking up the local LNURL service', () => {
     expect(service.invoiceRequests.length).toBe(before);
   });
 
+  it('a callback on another origin than the terms is refused before any invoice is asked for', async () => {
+    const before = service.invoiceRequests.length;
+    const elsewhere = await refusedWith(fetchPayParams(parseLnurl(service.address('elsewhere')), options));
+    expect(elsewhere.code).toBe('bad-lnurl');
+    expect(elsewhere.message).toMatch(/another site, localhost:\d+\. Hushdrop asks only the site you chose/);
+    expect(service.invoiceRequests.length).toBe(before);
+  });
+
   it('a service error, another kind of LNURL, an oversized answer, nobody there: sentences', async () => {
     const closed = await refusedWith(fetchPayParams(parseLnurl(service.address('closed')), options));
     expect(closed.message).toBe(`${new URL(service.origin).host} said: ${JSON.stringify(CLOSED_REASON)}`);

@@ -14,6 +14,7 @@ import { makeInvoice, sha256Hex } from './invoices';
  *   closed           {"status":"ERROR"} with HTML in its reason
  *   withdraw         a withdrawRequest, not a payRequest
  *   huge             terms padded past 256 KiB
+ *   elsewhere        honest terms, but the callback on another origin (localhost, same port)
  * Invoices are signed by tests/lnurl/invoices.ts's test node.
  */
 
@@ -26,6 +27,7 @@ export const NAMES = [
   'closed',
   'withdraw',
   'huge',
+  'elsewhere',
 ] as const;
 export type LnurlName = (typeof NAMES)[number];
 
@@ -74,7 +76,10 @@ export async function startLnurlService(options: { host?: string } = {}): Promis
     const fixed = name === 'fixed';
     return {
       tag: 'payRequest',
-      callback: `${origin}/lnurlp/${name}/callback`,
+      callback:
+        name === 'elsewhere'
+          ? `http://localhost:${new URL(origin).port}/lnurlp/${name}/callback`
+          : `${origin}/lnurlp/${name}/callback`,
       minSendable: Number(fixed ? FIXED_MSAT : MIN_MSAT),
       maxSendable: Number(fixed ? FIXED_MSAT : MAX_MSAT),
       metadata: metadata(name),
