@@ -399,7 +399,8 @@ forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
       expect(verdicts).toContain('unsigned');
       expect(verdicts).toContain('invalid');
       expect(verdicts[0]).toBe('unsigned'); // the ?uri= one just above
-      expect(await page.text('#recent')).toMatch(/Paid /);
+      // The paid row is checked where it is paid ('sending a Payment'): every kind viewed is listed
+      // now, so by here it may be past the ten newest this list shows.
       await screenshotAndAxe(page, 'payment-empty');
       await page.close();
     });

@@ -370,7 +370,10 @@ export class FirefoxDriver implements Driver {
           const browsers = [...(globalThis as any).document.querySelectorAll('browser')] as any[];
           const b = browsers.find((x) => /handling\/(permissionDialog|appChooser)/.test(x.currentURI?.spec));
           const d = b?.contentDocument;
-          const accept = d?.querySelector('dialog')?.getButton('accept');
+          const dialog = d?.querySelector('dialog');
+          // Until the dialog element is set up it has no buttons (getButton throws): not yet.
+          if (!dialog?._buttons) return undefined;
+          const accept = dialog.getButton('accept');
           // The button is enabled after a short security delay: wait for that state.
           if (!accept || accept.disabled) return undefined;
           const text = d.documentElement.textContent.replace(/\s+/g, ' ').trim();
