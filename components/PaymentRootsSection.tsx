@@ -6,7 +6,7 @@ import {
   listExtraRoots,
   RootInputError,
   removeExtraRoot,
-} from '../platform/payment-roots';
+} from '../platform/payments/roots';
 import { Message } from './Message';
 
 type Status = { kind: 'ok' | 'error'; text: string };

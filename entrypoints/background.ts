@@ -4,7 +4,8 @@ import { badgeText } from '../lib/payments/page-links';
 import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';
 import { vapi } from '../platform/browser';
 import { onMessage } from '../platform/messaging/receive';
-import { handOffClickedPayment } from '../platform/payment-page';
+import { handOffClickedPayment } from '../platform/payments/hand-off';
+import { CHECK_PAYMENT_MENU, createPaymentMenu, onPaymentMenuClick } from '../platform/payments/menu';
 import { sweepClosedViewers, sweepScratch } from '../platform/storage/scratch-files';
 import { createMenus, onMenuClick } from '../platform/upload/context-menu';
 import { keepDntRulesInSync } from '../platform/upload/dnt';
@@ -19,6 +20,7 @@ export default defineBackground(() => {
   const sweepAll = () => void sweepScratch(['upload', 'open', 'staged']).catch(() => {});
   browser.runtime.onInstalled.addListener(() => {
     createMenus();
+    createPaymentMenu();
     sweepAll();
   });
   browser.runtime.onStartup.addListener(sweepAll);
@@ -29,7 +31,8 @@ export default defineBackground(() => {
   // An upload page that closes, reloads or goes elsewhere ends the jobs it ran (its port ends).
   onPageJobsPort((tabId) => void onTabGone(tabId).catch(() => {}));
   browser.contextMenus.onClicked.addListener((info, tab) => {
-    onMenuClick(info, tab);
+    if (info.menuItemId === CHECK_PAYMENT_MENU) onPaymentMenuClick(info, tab).catch(() => {});
+    else onMenuClick(info, tab);
   });
   browser.commands.onCommand.addListener((command) => {
     if (command === UPLOAD_CLIPBOARD) uploadClipboard().catch(() => {});
@@ -57,10 +60,7 @@ export default defineBackground(() => {
   });
   // A person clicked a payment link: the page it was on is what the browser says, not the message.
   onMessage('openPayment', async ({ data, sender }) => {
-    const url = await handOffClickedPayment({
-      requestUrl: data?.requestUrl,
-      ...(sender.url ? { pageUrl: sender.url } : {}),
-    });
+    const url = await handOffClickedPayment({ ...data, ...(sender.url ? { pageUrl: sender.url } : {}) });
     if (!url) return;
     await browser.tabs.create({ url, index: sender.tab ? sender.tab.index + 1 : undefined });
   });

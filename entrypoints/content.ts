@@ -1,6 +1,7 @@
-// Finds BIP70 payment-request links on the page (also ones added later), marks them, counts them
-// on the toolbar badge, and opens a link the person clicks in Hushdrop's payment page instead of
-// leaving the browser. The page decides what is in its DOM, so the work it can cause is bounded:
+// Finds payment links on the page (also ones added later): bitcoin: URIs of every form,
+// lightning: and lnurlp: links, BIP70 payment requests. Marks them, counts them on the toolbar
+// badge, and opens a link the person clicks in Hushdrop's payment page instead of leaving the
+// browser. The page decides what is in its DOM, so the work it can cause is bounded:
 // a precise selector (ordinary links never reach script), at most LINKS_EXAMINED_CAP links
 // examined, added links handled in one batch per MUTATION_BATCH_MS, at most REPORTS_CAP badge
 // messages. Only a click by the person counts: the page's own scripted clicks are left to the page.
@@ -73,7 +74,8 @@ export default defineContentScript({
         if (!link) return;
         e.preventDefault();
         e.stopImmediatePropagation();
-        sendMessage('openPayment', { requestUrl: link.requestUrl }).catch(() => {});
+        const what = 'requestUrl' in link ? { requestUrl: link.requestUrl } : { text: link.text };
+        sendMessage('openPayment', what).catch(() => {});
       },
       true,
     );

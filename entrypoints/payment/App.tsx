@@ -1,47 +1,37 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
 import {
-  askToContact,
-  describePaymentFailure,
+  checkPaymentText,
+  type FetchedSource,
+  inputTextOf,
+  type LnurlSource,
   type LoadedRequest,
-  loadPaymentRequest,
-  mayContact,
+  lnurlRequest,
+  type OfflineSource,
+  type PageView,
   type PaymentSource,
+  pageReducer,
   paramsFor,
-  plainWalletUri,
-  recordView,
   secondsLeft,
+  serverOf,
   sourceFromParams,
   sourceFromText,
   walletUriFor,
-} from '../../platform/payment-flow';
-import { takeClickedPayment } from '../../platform/payment-page';
+} from '../../lib/payments/index';
+import type { CheckedRequest } from '../../lib/payments/request';
+import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
+import { paymentFlow } from '../../platform/payments/flow';
+import { takeClickedPayment } from '../../platform/payments/hand-off';
 import { listPayments, type PaymentEntry } from '../../platform/storage/history';
-import { btc, hostOf, networkName } from './format';
+import { CheckedView } from './CheckedView';
+import { hostOf } from './format';
 import { PayWithWallet } from './PayWithWallet';
 import { RecentPayments } from './RecentPayments';
 import { DetailsCard, VerdictCard } from './RequestView';
 import { SendPayment } from './SendPayment';
 
-type RequestSource = Extract<PaymentSource, { kind: 'request' }>;
-type AddressSource = Extract<PaymentSource, { kind: 'address' }>;
-
-type View =
-  | { state: 'empty' }
-  /** Opened with a request's address: nothing is fetched until the person asks. */
-  | { state: 'confirm'; source: RequestSource }
-  | { state: 'permission'; source: RequestSource }
-  | { state: 'loading'; source: RequestSource }
-  | { state: 'failed'; message: string; source?: RequestSource; retry: boolean }
-  | { state: 'address'; source: AddressSource }
-  | {
-      state: 'loaded';
-      source: RequestSource;
-      loaded: LoadedRequest;
-      entry?: PaymentEntry;
-      historyError?: string;
-    };
+type View = PageView<PaymentEntry>;
 
 /** An example in the link field: a URI, the same in every language. */
 const EXAMPLE_URI = 'bitcoin:?r=https://shop.example/pay/123';
@@ -58,14 +48,8 @@ function initial(): { view: View; source?: PaymentSource; handOff?: string } {
     const source = sourceFromParams(params);
     return source ? { view: { state: 'empty' }, source } : { view: { state: 'empty' } };
   } catch (err) {
-    return { view: { state: 'failed', ...describePaymentFailure(err) } };
+    return { view: { state: 'failed', ...paymentFlow.describeFailure(err) } };
   }
-}
-
-function inputTextOf(source: PaymentSource | undefined): string {
-  if (!source) return '';
-  if (source.kind === 'address') return plainWalletUri(source);
-  return source.requestUrl;
 }
 
 /** Ticks once a second, for the time left until expiry. */
@@ -80,7 +64,7 @@ function useNow(): Date {
 
 export function App() {
   const [start] = useState(initial);
-  const [view, setView] = useState<View>(start.view);
+  const [view, dispatch] = useReducer(pageReducer<PaymentEntry>, start.view);
   const [text, setText] = useState(() => inputTextOf(start.source));
   const [recent, setRecent] = useState<PaymentEntry[]>();
   const abort = useRef<AbortController | undefined>(undefined);
@@ -88,23 +72,48 @@ export function App() {
 
   const reloadRecent = () => listPayments().then(setRecent, () => setRecent([]));
 
-  async function load(source: RequestSource) {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setView({ state: 'loading', source });
+  /** Keeps a judged request in the history; the page shows it either way. */
+  async function record(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
     try {
-      const loaded = await loadPaymentRequest(source.requestUrl, source.pageUrl, controller.signal);
+      return { entry: await paymentFlow.recordChecked(source, checked) };
+    } catch (err) {
+      return { historyError: paymentFlow.describeFailure(err).message };
+    } finally {
+      reloadRecent();
+    }
+  }
+
+  /** Shows a judged request (offline text, or an LNURL's terms or invoice). */
+  async function showChecked(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
+    dispatch({ type: 'checked', source, checked, ...(await record(source, checked)) });
+  }
+
+  function fresh(): AbortController {
+    abort.current?.abort();
+    abort.current = new AbortController();
+    return abort.current;
+  }
+
+  async function load(source: FetchedSource) {
+    const controller = fresh();
+    dispatch({ type: 'fetching', source });
+    try {
+      if (source.kind === 'lnurl') {
+        const params = await paymentFlow.lookUp(source.target, controller.signal);
+        if (!controller.signal.aborted) await showChecked(source, lnurlRequest(source.target, params));
+        return;
+      }
+      const loaded = await paymentFlow.load(source.requestUrl, source.pageUrl, controller.signal);
       if (controller.signal.aborted) return;
       let entry: PaymentEntry | undefined;
       let historyError: string | undefined;
       try {
-        entry = await recordView(loaded);
+        entry = await paymentFlow.recordView(loaded);
       } catch (err) {
-        historyError = describePaymentFailure(err).message;
+        historyError = paymentFlow.describeFailure(err).message;
       }
-      setView({
-        state: 'loaded',
+      dispatch({
+        type: 'fetched',
         source,
         loaded,
         ...(entry ? { entry } : {}),
@@ -113,25 +122,25 @@ export function App() {
       reloadRecent();
     } catch (err) {
       if (controller.signal.aborted) return;
-      setView({ state: 'failed', source, ...describePaymentFailure(err) });
+      dispatch({ type: 'failed', source, ...paymentFlow.describeFailure(err) });
     }
   }
 
   /** `fromClick`: the person just acted, so a permission prompt may be shown. */
   async function show(source: PaymentSource, fromClick: boolean) {
-    if (source.kind === 'address') {
+    if (source.kind === 'offline') {
       abort.current?.abort();
-      setView({ state: 'address', source });
+      await showChecked(source, checkPaymentText(source.text, new Date()));
       return;
     }
     if (fromClick) {
-      const allowed = await askToContact(source.requestUrl).catch(() => false);
+      const allowed = await askToContact(serverOf(source)).catch(() => false);
       if (!allowed) {
-        setView({ state: 'permission', source });
+        dispatch({ type: 'permission-needed', source });
         return;
       }
-    } else if (!(await mayContact(source.requestUrl))) {
-      setView({ state: 'permission', source });
+    } else if (!(await mayContact(serverOf(source)))) {
+      dispatch({ type: 'permission-needed', source });
       return;
     }
     await load(source);
@@ -139,26 +148,28 @@ export function App() {
 
   /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
   async function offer(source: PaymentSource) {
-    if (source.kind === 'address') return show(source, false);
-    setView(
-      (await mayContact(source.requestUrl)) ? { state: 'confirm', source } : { state: 'permission', source },
-    );
+    if (source.kind === 'offline') return show(source, false);
+    dispatch({ type: 'offered', source, allowed: await mayContact(serverOf(source)) });
   }
 
-  /** A person's click on a web page, handed off by the background: fetched at once. */
+  /** A person's click on a web page (or the menu entry), handed off by the background: shown at once. */
   async function openHandOff(id: string) {
     const click = await takeClickedPayment(id).catch(() => undefined);
     if (!click) {
-      setView({ state: 'failed', message: t('payNotHandedOff'), retry: false });
+      dispatch({ type: 'failed', message: t('payNotHandedOff'), retry: false });
       return;
     }
     let source: PaymentSource | undefined;
     try {
-      source = sourceFromParams(
-        new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
-      );
+      source =
+        'requestUrl' in click
+          ? sourceFromParams(
+              new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
+            )
+          : sourceFromText(click.text, click.pageUrl);
     } catch (err) {
-      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      setText('text' in click ? click.text : '');
+      dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
     if (!source) return;
@@ -182,13 +193,14 @@ export function App() {
     try {
       source = sourceFromText(text);
     } catch (err) {
-      setView({ state: 'failed', ...describePaymentFailure(err), retry: false });
+      dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
     history.replaceState(null, '', paramsFor(source));
     show(source, true);
   }
 
+  const serverView = view.state === 'confirm' || view.state === 'permission' ? view : undefined;
   return (
     <main>
       <h1>{t('payHeading')}</h1>
@@ -211,44 +223,22 @@ export function App() {
             {t('payOpen')}
           </button>
         </div>
+        {handlesBitcoinLinksOnly && (
+          <p class="small muted" id="firefox-lightning">
+            {t('payFirefoxLightning')}
+          </p>
+        )}
       </form>
 
       <div aria-live="polite">
         {view.state === 'loading' && (
           <p class="card" role="status" id="loading">
-            {t('payFetching', hostOf(view.source.requestUrl))}
+            {t(view.source.kind === 'lnurl' ? 'payLookingUp' : 'payFetching', hostOf(serverOf(view.source)))}
           </p>
         )}
       </div>
 
-      {view.state === 'confirm' && (
-        <section class="card" aria-labelledby="confirm-h" id="confirm">
-          <h2 id="confirm-h">{t('payConfirmHeading', hostOf(view.source.requestUrl))}</h2>
-          <p>
-            <Message id="payConfirmText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
-          </p>
-          {view.source.pageUrl && (
-            <p class="small muted">
-              <Message id="payLinkedFrom" args={[<span class="mono">{view.source.pageUrl}</span>]} />
-            </p>
-          )}
-          <button type="button" id="fetch-request" onClick={() => show(view.source, true)}>
-            {t('payFetchButton')}
-          </button>
-        </section>
-      )}
-
-      {view.state === 'permission' && (
-        <section class="card" aria-labelledby="permission-h" id="permission">
-          <h2 id="permission-h">{t('payPermissionHeading', hostOf(view.source.requestUrl))}</h2>
-          <p>
-            <Message id="payPermissionText" args={[<span class="mono">{view.source.requestUrl}</span>]} />
-          </p>
-          <button type="button" id="allow" onClick={() => show(view.source, true)}>
-            {t('payAllowButton')}
-          </button>
-        </section>
-      )}
+      {serverView && <AskServer view={serverView} onAsk={() => show(serverView.source, true)} />}
 
       {view.state === 'failed' && (
         <section class="card" id="failure">
@@ -257,7 +247,7 @@ export function App() {
           </p>
           {view.source && (
             <p class="small muted">
-              <Message id="payFailedLink" args={[<span class="mono">{view.source.requestUrl}</span>]} />
+              <Message id="payFailedLink" args={[<span class="mono">{serverOf(view.source)}</span>]} />
             </p>
           )}
           {view.source && view.retry && (
@@ -268,7 +258,20 @@ export function App() {
         </section>
       )}
 
-      {view.state === 'address' && <PlainAddress source={view.source} />}
+      {view.state === 'checked' && (
+        <CheckedView
+          key={view.source.text}
+          checked={view.checked}
+          now={now}
+          {...(view.source.pageUrl ? { pageUrl: view.source.pageUrl } : {})}
+          {...(view.historyError ? { historyError: view.historyError } : {})}
+          onInvoice={
+            view.source.kind === 'lnurl'
+              ? (checked) => showChecked(view.source as LnurlSource, checked)
+              : undefined
+          }
+        />
+      )}
 
       {view.state === 'loaded' && (
         <LoadedView
@@ -277,7 +280,7 @@ export function App() {
           {...(view.entry ? { entry: view.entry } : {})}
           {...(view.historyError ? { historyError: view.historyError } : {})}
           onPaid={(entry) => {
-            setView({ ...view, entry });
+            dispatch({ type: 'paid', entry });
             reloadRecent();
           }}
         />
@@ -285,6 +288,49 @@ export function App() {
 
       {recent && <RecentPayments entries={recent} />}
     </main>
+  );
+}
+
+/** Before contacting a server: the confirm button (allowed already) or the permission question. */
+function AskServer({
+  view,
+  onAsk,
+}: {
+  view: Extract<View, { state: 'confirm' | 'permission' }>;
+  onAsk: () => void;
+}) {
+  const { source } = view;
+  const server = serverOf(source);
+  const lnurl = source.kind === 'lnurl';
+  const link = <span class="mono">{lnurl ? source.target.label : server}</span>;
+  if (view.state === 'confirm') {
+    return (
+      <section class="card" aria-labelledby="confirm-h" id="confirm">
+        <h2 id="confirm-h">{t(lnurl ? 'payLookUpHeading' : 'payConfirmHeading', hostOf(server))}</h2>
+        <p>
+          <Message id={lnurl ? 'payLookUpText' : 'payConfirmText'} args={[link]} />
+        </p>
+        {source.pageUrl && (
+          <p class="small muted">
+            <Message id="payLinkedFrom" args={[<span class="mono">{source.pageUrl}</span>]} />
+          </p>
+        )}
+        <button type="button" id="fetch-request" onClick={onAsk}>
+          {t(lnurl ? 'payLookUpButton' : 'payFetchButton')}
+        </button>
+      </section>
+    );
+  }
+  return (
+    <section class="card" aria-labelledby="permission-h" id="permission">
+      <h2 id="permission-h">{t('payPermissionHeading', hostOf(server))}</h2>
+      <p>
+        <Message id={lnurl ? 'payPermissionLookUpText' : 'payPermissionText'} args={[link]} />
+      </p>
+      <button type="button" id="allow" onClick={onAsk}>
+        {t(lnurl ? 'payAllowLookUpButton' : 'payAllowButton')}
+      </button>
+    </section>
   );
 }
 
@@ -339,58 +385,6 @@ function LoadedView({
         />
       )}
       {historyError && <p class="small warn">{historyError}</p>}
-    </>
-  );
-}
-
-function PlainAddress({ source }: { source: AddressSource }) {
-  const { uri } = source;
-  return (
-    <>
-      <section class="card verdict verdict-unsigned" aria-labelledby="plain-h" id="plain">
-        <h2 id="plain-h">
-          <span class="badge badge-unsigned">{t('payPlainBadge')}</span>
-          {t('payPlainHeading')}
-        </h2>
-        <p>{t(uri.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly')}</p>
-        <dl class="facts">
-          <dt>{t('payAddress')}</dt>
-          <dd>
-            <bdi class="mono">{source.address}</bdi>
-          </dd>
-          <dt>{t('payNetwork')}</dt>
-          <dd>{networkName(source.network)}</dd>
-          {uri.amount !== undefined && (
-            <>
-              <dt>{t('payAmount')}</dt>
-              <dd id="total">
-                <strong>{btc(uri.amount)}</strong>
-              </dd>
-            </>
-          )}
-          {uri.label && (
-            <>
-              <dt>{t('payLabel')}</dt>
-              <dd>
-                <bdi>{uri.label}</bdi>
-              </dd>
-            </>
-          )}
-          {uri.message && (
-            <>
-              <dt>{t('payMessage')}</dt>
-              <dd>
-                <bdi>{uri.message}</bdi>
-              </dd>
-            </>
-          )}
-        </dl>
-      </section>
-      <PayWithWallet
-        uri={plainWalletUri(source)}
-        address={source.address}
-        {...(uri.amount !== undefined ? { amount: uri.amount } : {})}
-      />
     </>
   );
 }

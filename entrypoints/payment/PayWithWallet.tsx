@@ -1,30 +1,39 @@
 import { CopyField } from '../../components/CopyField';
 import { QrCode } from '../../components/QrCode';
 import { t } from '../../lib/i18n';
-import { formatBtc } from '../../lib/payments/index';
+import { formatBtc } from '../../lib/payments/amounts';
 
 /**
- * Paying with a wallet: a QR code and link of a bitcoin: URI, and the address, amount and URI to
- * copy. Hushdrop holds no keys; this is how the money actually moves.
+ * Paying with a wallet: a QR code and link of a bitcoin: or lightning: URI, and the address,
+ * amount, invoice and URI to copy. Hushdrop holds no keys; this is how the money actually moves.
  */
 export function PayWithWallet({
   uri,
   address,
   amount,
+  invoice,
   note,
 }: {
   uri: string;
   address?: string;
   /** Satoshis; undefined or 0 when the payer chooses. */
   amount?: bigint;
+  /** A Lightning invoice to copy on its own. */
+  invoice?: string;
   note?: string;
 }) {
+  const lightning = uri.toLowerCase().startsWith('lightning:');
+  const qrLabel = lightning
+    ? t('payQrLabelLightning')
+    : address
+      ? t('payQrLabelAddress', address)
+      : t('payQrLabel');
   return (
     <section class="card" aria-labelledby="wallet-h" id="pay-wallet">
       <h2 id="wallet-h">{t('payWalletHeading')}</h2>
       <div class="pay-grid">
         <div class="qr-box">
-          <QrCode value={uri} label={address ? t('payQrLabelAddress', address) : t('payQrLabel')} />
+          <QrCode value={uri} label={qrLabel} />
         </div>
         <div class="grow">
           <p>{t('payWalletText')}</p>
@@ -41,7 +50,8 @@ export function PayWithWallet({
         // As wallets and bitcoin: links write it (a point, no grouping), to paste into a wallet.
         <CopyField id="copy-amount" label={t('payAmountBtc')} value={formatBtc(amount)} />
       )}
-      <CopyField id="copy-uri" label={t('payBitcoinLink')} value={uri} />
+      {invoice && <CopyField id="copy-invoice" label={t('payLightningInvoice')} value={invoice} />}
+      <CopyField id="copy-uri" label={t(lightning ? 'payLightningLink' : 'payBitcoinLink')} value={uri} />
     </section>
   );
 }

@@ -1,11 +1,29 @@
 import { formatDate, t } from '../../lib/i18n';
+import { formatAmountForPeople } from '../../lib/payments/amounts';
 import type { PaymentEntry } from '../../platform/storage/history';
 import { btc, hostOf, verdictWord } from './format';
 
 function reopenHref(entry: PaymentEntry): string {
-  const q = new URLSearchParams({ r: entry.requestUrl });
+  const q = new URLSearchParams(entry.requestUrl ? { r: entry.requestUrl } : { uri: entry.text ?? '' });
   if (entry.pageUrl) q.set('page', entry.pageUrl);
   return `/payment.html?${q}`;
+}
+
+/** Who asks: the verified merchant, else the payee (address, node, Lightning Address), else the host. */
+function fromOf(entry: PaymentEntry): string {
+  if (entry.verdict === 'verified' && entry.merchant) return entry.merchant;
+  if (entry.requestUrl) return hostOf(entry.requestUrl);
+  return entry.payee ?? '';
+}
+
+function amountOf(entry: PaymentEntry): string {
+  try {
+    if (entry.amount)
+      return formatAmountForPeople({ value: BigInt(entry.amount.value), unit: entry.amount.unit });
+    return btc(BigInt(entry.totalSat));
+  } catch {
+    return btc(0n);
+  }
 }
 
 function status(entry: PaymentEntry, now: number): string {
@@ -38,14 +56,14 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
           </thead>
           <tbody>
             {shown.map((entry) => {
-              let total: bigint;
-              try {
-                total = BigInt(entry.totalSat);
-              } catch {
-                total = 0n;
-              }
+              const from = fromOf(entry);
               return (
-                <tr key={entry.id} data-id={entry.id} data-verdict={entry.verdict}>
+                <tr
+                  key={entry.id}
+                  data-id={entry.id}
+                  data-verdict={entry.verdict}
+                  data-kind={entry.kind ?? 'bip70'}
+                >
                   <td>
                     <a href={reopenHref(entry)}>
                       {formatDate(entry.time)}
@@ -56,16 +74,17 @@ export function RecentPayments({ entries, limit = 10 }: { entries: PaymentEntry[
                     <span class={`badge badge-${entry.verdict}`}>{verdictWord(entry.verdict)}</span>
                   </td>
                   <td>
-                    {entry.verdict === 'verified' && entry.merchant ? (
-                      <bdi>{entry.merchant}</bdi>
+                    {entry.requestUrl ? (
+                      <bdi>{from}</bdi>
                     ) : (
-                      <span>{hostOf(entry.requestUrl)}</span>
+                      // Node keys and addresses are long: their start is enough to tell them apart here.
+                      <bdi class="mono small">{from.length > 24 ? `${from.slice(0, 24)}…` : from}</bdi>
                     )}
-                    {entry.network === 'test' && (
+                    {entry.network && entry.network !== 'main' && (
                       <span class="small muted"> {t('payRecentTestNetwork')}</span>
                     )}
                   </td>
-                  <td class="amount">{btc(total)}</td>
+                  <td class="amount">{amountOf(entry)}</td>
                   <td>
                     {status(entry, now)}
                     {entry.ackMemo && (

@@ -1,12 +1,8 @@
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
 import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib/payments/index';
-import {
-  CLOCK_TOLERANCE_S,
-  clockOffsetSeconds,
-  type LoadedRequest,
-  secondsLeft,
-} from '../../platform/payment-flow';
+import type { LoadedRequest } from '../../lib/payments/load';
+import { CLOCK_TOLERANCE_S, clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
 import { btc, formatDuration, hostOf, networkName, verdictWord } from './format';
 
 /**
@@ -132,20 +128,20 @@ function OutputRow({ output, index }: { output: EvaluatedOutput; index: number }
   );
 }
 
-export function ExpiryLine({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
-  const { details } = loaded.evaluation;
-  const left = secondsLeft(details, now);
-  if (left === undefined) return <span>{t('payNoExpiry')}</span>;
+/** Time left until `expires` (seconds since the epoch), or how long ago it passed. */
+export function ExpiryLine({ expires, now }: { expires: bigint | undefined; now: Date }) {
+  const left = secondsLeft({ expires }, now);
+  if (left === undefined || expires === undefined) return <span>{t('payNoExpiry')}</span>;
   if (left < 0) {
     return (
       <span class="error" id="expiry">
-        {t('payExpiredAgo', formatDuration(-left), formatTime(details.expires!))}
+        {t('payExpiredAgo', formatDuration(-left), formatTime(expires))}
       </span>
     );
   }
   return (
     <span id="expiry" class={left < 120 ? 'warn' : ''}>
-      {t('payTimeLeft', formatDuration(left), formatTime(details.expires!))}
+      {t('payTimeLeft', formatDuration(left), formatTime(expires))}
     </span>
   );
 }
@@ -190,7 +186,7 @@ export function DetailsCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         </dd>
         <dt>{t('payExpires')}</dt>
         <dd>
-          <ExpiryLine loaded={loaded} now={now} />
+          <ExpiryLine expires={details.expires} now={now} />
         </dd>
         <dt>{t('payMade')}</dt>
         <dd>{formatTime(details.time)}</dd>

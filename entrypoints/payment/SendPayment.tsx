@@ -7,16 +7,11 @@ import {
   type Network,
   type PaymentReceipt,
 } from '../../lib/payments/index';
-import {
-  askToContact,
-  describePaymentFailure,
-  type LoadedRequest,
-  type PaymentForm,
-  preparePayment,
-  recordPaid,
-  secondsLeft,
-  sendPrepared,
-} from '../../platform/payment-flow';
+import type { LoadedRequest } from '../../lib/payments/load';
+import { type PaymentForm, preparePayment } from '../../lib/payments/payment';
+import { secondsLeft } from '../../lib/payments/timing';
+import { askToContact } from '../../platform/payments/access';
+import { paymentFlow } from '../../platform/payments/flow';
 import type { PaymentEntry } from '../../platform/storage/history';
 import { hostOf } from './format';
 
@@ -67,18 +62,18 @@ export function SendPayment({
     setPhase({ kind: 'sending' });
     abort.current = new AbortController();
     try {
-      const receipt = await sendPrepared(details, payment, abort.current.signal);
+      const receipt = await paymentFlow.send(details, payment, abort.current.signal);
       let historyError: string | undefined;
       if (entry) {
         try {
-          onPaid(await recordPaid(entry, receipt));
+          onPaid(await paymentFlow.recordPaid(entry, receipt));
         } catch (err) {
-          historyError = describePaymentFailure(err).message;
+          historyError = paymentFlow.describeFailure(err).message;
         }
       }
       setPhase({ kind: 'paid', receipt, ...(historyError ? { historyError } : {}) });
     } catch (err) {
-      setPhase({ kind: 'failed', ...describePaymentFailure(err) });
+      setPhase({ kind: 'failed', ...paymentFlow.describeFailure(err) });
     }
   }
 
@@ -94,9 +89,9 @@ export function SendPayment({
     else {
       try {
         // Checks expiry, the transactions and the refund address; no waiting before the prompt below.
-        payment = preparePayment(details, form);
+        payment = preparePayment(details, form, new Date());
       } catch (err) {
-        setPhase({ kind: 'failed', ...describePaymentFailure(err), retry: false });
+        setPhase({ kind: 'failed', ...paymentFlow.describeFailure(err), retry: false });
         return;
       }
     }

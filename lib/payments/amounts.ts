@@ -1,16 +1,31 @@
 import { t, uiLanguage } from '../i18n';
+import type { Amount } from './request';
 
-/** Satoshi amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
+/** Amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
 
 const SAT_PER_BTC = 100_000_000n;
 
+/** A whole number of units as a decimal with `decimals` places, trailing zeros dropped. */
+function scaled(value: bigint, decimals: number): string {
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${abs / unit}${fraction ? `.${fraction}` : ''}`;
+}
+
 /** 110000n → "0.0011", 100000000n → "1". */
 export function formatBtc(satoshis: bigint): string {
-  const negative = satoshis < 0n;
-  const abs = negative ? -satoshis : satoshis;
-  const whole = abs / SAT_PER_BTC;
-  const fraction = (abs % SAT_PER_BTC).toString().padStart(8, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  return scaled(satoshis, 8);
+}
+
+/** A decimal as the language writes numbers, every digit kept (only the separators change). */
+function forPeople(decimal: string): string {
+  const [whole, fraction] = decimal.split('.') as [string, string?];
+  const numbers = new Intl.NumberFormat(uiLanguage());
+  const point = numbers.formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const wholeText = numbers.format(BigInt(whole));
+  return fraction === undefined ? wholeText : `${wholeText}${point}${fraction}`;
 }
 
 /**
@@ -20,16 +35,29 @@ export function formatBtc(satoshis: bigint): string {
  * rounding can happen; bitcoin: URIs and the fields copied into wallets keep formatBtc's form.
  */
 export function formatBtcForPeople(satoshis: bigint): string {
-  const [whole, fraction] = formatBtc(satoshis).split('.') as [string, string?];
-  const numbers = new Intl.NumberFormat(uiLanguage());
-  const decimal = numbers.formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
-  const wholeText = numbers.format(BigInt(whole));
-  return t('payBtc', fraction === undefined ? wholeText : `${wholeText}${decimal}${fraction}`);
+  return t('payBtc', forPeople(formatBtc(satoshis)));
+}
+
+/**
+ * Any request's amount for people, in bitcoin and in satoshis, exact to the millisatoshi:
+ * {250000000, msat} → "0.0025 BTC (250,000 sat)", {967878534, msat} → "0.00967878534 BTC
+ * (967,878.534 sat)".
+ */
+export function formatAmountForPeople(amount: Amount): string {
+  const msat = amount.unit === 'msat' ? amount.value : amount.value * 1000n;
+  return t('payBtcAndSat', forPeople(scaled(msat, 11)), forPeople(scaled(msat, 3)));
+}
+
+/** Satoshis typed by a person ("21", "0.5", "1234.567") as millisatoshis; undefined if not plain. */
+export function parseSatToMsat(text: string): bigint | undefined {
+  const match = /^(\d{1,16})(?:\.(\d{1,3}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  return BigInt(match[1]!) * 1000n + BigInt((match[2] ?? '').padEnd(3, '0'));
 }
 
 /** "0.0011" → 110000n; undefined when the text is not a plain decimal with ≤ 8 places. */
 export function parseBtc(text: string): bigint | undefined {
-  const match = /^(\d{1,16})(?:\.(\d{1,8}))?$/.exec(text.trim());
+  const match = /^(\d{1,16})(?:\.(\d{1,8}))?$/.exec(text);
   if (!match) return undefined;
   return BigInt(match[1]!) * SAT_PER_BTC + BigInt((match[2] ?? '').padEnd(8, '0'));
 }

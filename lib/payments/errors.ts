@@ -13,15 +13,20 @@ export type PaymentErrorCode =
   | 'bad-address'
   | 'bad-transaction'
   | 'bad-input'
+  | 'bad-invoice'
+  | 'bad-lnurl'
   | 'expired';
 
 export class PaymentError extends Error {
   override readonly name = 'PaymentError';
   readonly code: PaymentErrorCode;
+  /** Which rule, for programs and tests ("checksum", "multiplier"…); the message says it for people. */
+  readonly detail: string | undefined;
 
-  constructor(code: PaymentErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: PaymentErrorCode, message: string, options?: { cause?: unknown; detail?: string }) {
     super(message, options);
     this.code = code;
+    this.detail = options?.detail;
   }
 }
 

@@ -5,6 +5,14 @@
  * Typical flow: paymentLinkOf(anchor) → fetchPaymentRequest(url, { fetch }) →
  * evaluatePaymentRequest(bytes, { roots: bundledRootStore(), now: new Date() }) → show it →
  * assertNotExpired(details, new Date()) → buildPayment(...) → sendPayment(paymentUrl, bytes, { fetch }).
+ *
+ * Beyond BIP70, every request comes out as one model (request.ts's CheckedRequest): bitcoin: URIs
+ * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), LNURL-pay and Lightning Addresses
+ * (lnurl.ts); check.ts turns text into it, forms.ts tells the kinds apart cheaply.
+ *
+ * The payment page's own logic is here too, as pure functions: what it was opened with
+ * (page-input), its states (page-view), time left (timing), wallet URIs (wallet), failures as
+ * sentences (failure); platform/payments wires them to the browser.
  */
 
 export {
@@ -16,7 +24,17 @@ export {
   type ScriptType,
 } from './addresses';
 export { formatBtc, formatBtcForPeople, parseBtc } from './amounts';
+export { checkBitcoinUri, checkBitcoinUriText } from './bip21';
+export { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 export { type ChainResult, validateChain } from './chain';
+export {
+  bip70Request,
+  checkBolt11Text,
+  checkPaymentText,
+  lnurlRequest,
+  type PaymentReport,
+  reportOf,
+} from './check';
 export {
   decodePayment,
   decodePaymentAck,
@@ -40,7 +58,9 @@ export {
 } from './codec';
 export { isPaymentError, PaymentError, type PaymentErrorCode } from './errors';
 export { assertNotExpired, formatTime, isExpired } from './expiry';
+export { describePaymentFailure } from './failure';
 export { type FetchedPaymentRequest, fetchPaymentRequest } from './fetch';
+export { kindOfText, looksLikeBolt11, looksLikeLnurl, MAX_REQUEST_TEXT, type TextKind } from './forms';
 export type { FetchLike, HttpOptions } from './http';
 export {
   MAX_CERTIFICATES,
@@ -50,14 +70,38 @@ export {
   MAX_PAYMENT_REQUEST_BYTES,
 } from './limits';
 export {
+  fetchLnurlInvoice,
+  fetchPayParams,
+  type LnurlPayParams,
+  type LnurlTarget,
+  parseLnurl,
+} from './lnurl';
+export { type LoadedRequest, type LoadOptions, loadPaymentRequest } from './load';
+export {
+  type FetchedSource,
+  inputTextOf,
+  type LnurlSource,
+  type OfflineSource,
+  type PaymentSource,
+  paramsFor,
+  type RequestSource,
+  serverOf,
+  sourceFromParams,
+  sourceFromText,
+} from './page-input';
+export { type PageEvent, type PageView, pageReducer } from './page-view';
+export {
   type BuiltPayment,
   buildPayment,
   PAYMENT_ACK_MIME,
   PAYMENT_MIME,
+  type PaymentForm,
   type PaymentInput,
   type PaymentReceipt,
+  preparePayment,
   sendPayment,
 } from './payment';
+export type { Amount, CheckedRequest, RequestKind, Signer, WalletHandOff } from './request';
 export {
   bundledRootStore,
   createRootStore,
@@ -67,6 +111,7 @@ export {
   withExtraRoots,
 } from './roots';
 export { signedBytesOf } from './signature';
+export { CLOCK_TOLERANCE_S, clockOffsetSeconds, expiresMs, secondsLeft } from './timing';
 export {
   type ParsedTransaction,
   parseTransaction,
@@ -89,3 +134,4 @@ export {
   type Merchant,
   type PaymentRequestEvaluation,
 } from './verify';
+export { walletUriFor } from './wallet';

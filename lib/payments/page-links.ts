@@ -1,16 +1,20 @@
 import { PAYMENT_REQUEST_MIME } from './uri';
 
 /**
- * How the content script finds payment-request links on a page at a cost the page cannot inflate:
- * a selector precise enough that ordinary links (and links with an unrelated `type`) never reach
+ * How the content script finds payment links on a page at a cost the page cannot inflate: a
+ * selector precise enough that ordinary links (and links with an unrelated `type`) never reach
  * script, a cap on the links examined, and a cap on the badge updates a page can cause.
  * `paymentLinkOf` (uri.ts) still decides for each candidate.
  */
 
-/** Anchors that may be payment-request links: BIP72 `bitcoin:` URIs with `r=`, the MIME type, the file suffix. */
+/**
+ * Anchors that may be payment links: `bitcoin:` URIs of every form, `lightning:` and `lnurlp:`
+ * links, the BIP70 MIME type, the BIP70 file suffix.
+ */
 export const PAYMENT_LINK_SELECTOR = [
-  'a[href^="bitcoin:" i][href*="?r=" i]',
-  'a[href^="bitcoin:" i][href*="&r=" i]',
+  'a[href^="bitcoin:" i]',
+  'a[href^="lightning:" i]',
+  'a[href^="lnurlp:" i]',
   `a[type^="${PAYMENT_REQUEST_MIME}" i]`,
   'a[href*=".bitcoinpaymentrequest" i]',
 ].join(', ');

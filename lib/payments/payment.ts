@@ -2,6 +2,7 @@ import { plural, t } from '../i18n';
 import { addressToScript, type Network } from './addresses';
 import { decodePaymentAck, encodePayment, type OutputInit, type PaymentAck } from './codec';
 import { PaymentError } from './errors';
+import { assertNotExpired } from './expiry';
 import {
   type HttpOptions,
   mediaType,
@@ -91,6 +92,35 @@ export function buildPayment(input: PaymentInput): BuiltPayment {
     );
   }
   return { bytes, transactions, warnings };
+}
+
+/** What the person typed into the payment form. */
+export interface PaymentForm {
+  transactionsHex: string;
+  refundAddress: string;
+  memo: string;
+}
+
+/**
+ * The form as a Payment: expiry checked at `now`, merchant_data echoed, the refund address
+ * checked for the request's network. Its warnings are things to confirm before sending (no
+ * refund address, transactions that do not pay every output). Throws PaymentError with a sentence.
+ */
+export function preparePayment(
+  details: PaymentInput['details'] & { expires?: bigint },
+  form: PaymentForm,
+  now: Date,
+): BuiltPayment {
+  assertNotExpired(details, now);
+  const refund = form.refundAddress.trim();
+  const built = buildPayment({
+    details,
+    transactionsHex: form.transactionsHex,
+    ...(refund ? { refundAddress: refund } : {}),
+    ...(form.memo.trim() ? { memo: form.memo.trim() } : {}),
+  });
+  if (!refund) built.warnings.unshift(t('payNoRefundAddress'));
+  return built;
 }
 
 export interface PaymentReceipt {

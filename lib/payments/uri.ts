@@ -1,18 +1,28 @@
 import { t } from '../i18n';
 import { formatBtc, parseBtc } from './amounts';
 import { PaymentError } from './errors';
+import { kindOfText, MAX_REQUEST_TEXT } from './forms';
+import { MAX_MONEY } from './limits';
 
 /**
- * `bitcoin:` URIs (BIP21, with BIP72's `r=`) and the rule that decides whether a link on a page
- * points at a BIP70 payment request. Pure functions: the content script hands us an anchor's
- * resolved `href` and `type` attribute.
+ * `bitcoin:` URIs (BIP 21 and its successor BIP 321, with BIP 72's `r=`) and the rule that decides
+ * whether a link on a page is a payment request. Pure functions: the content script hands us an
+ * anchor's `href` and `type` attribute. Reading here is syntax only (what the URI says); whether
+ * its address, invoice and networks hold up is bip21.ts's to judge.
  */
 
 export const PAYMENT_REQUEST_MIME = 'application/bitcoin-paymentrequest';
 const FILE_SUFFIX = '.bitcoinpaymentrequest';
 
+/** Query keys that carry a way to pay (BIP 321); each may appear more than once. */
+export const INSTRUCTION_KEYS = ['lightning', 'lno', 'sp', 'pay', 'bc', 'tb', 'bcrt'] as const;
+export type InstructionKey = (typeof INSTRUCTION_KEYS)[number];
+
+/** Keys that must not appear twice (BIP 321: label, message, pop; amount by its examples; r and pj by sense). */
+const SINGLE_KEYS = ['amount', 'label', 'message', 'pop', 'r', 'pj'];
+
 export interface BitcoinUri {
-  /** The address part; may be empty with BIP72 (`bitcoin:?r=…`). */
+  /** The address part; may be empty (BIP 72 `bitcoin:?r=…`, BIP 321 instructions only). */
   address?: string;
   /** In satoshis. */
   amount?: bigint;
@@ -20,9 +30,17 @@ export interface BitcoinUri {
   message?: string;
   /** BIP72 payment request URL (percent-decoded). */
   r?: string;
+  /** BIP 78 payjoin endpoint. */
+  pj?: string;
+  /** BIP 321 proof of payment: where a wallet reports back, and whether paying depends on it. */
+  pop?: { uri: string; required: boolean };
+  /** Payment instructions by key, in their order (BIP 321 `lightning`, `lno`, `sp`, …). */
+  instructions: Record<InstructionKey, string[]>;
+  /** Every parameter in order, keys in lower case, percent-decoded. */
+  entries: [string, string][];
   /** Every parameter, percent-decoded (the last one wins on repeats). */
   params: Record<string, string>;
-  /** `req-*` parameters we do not understand: BIP21 says the URI must then be refused for paying. */
+  /** `req-*` parameters we do not understand: the URI must then be refused for paying. */
   unknownRequired: string[];
 }
 
@@ -39,7 +57,22 @@ function percentDecode(text: string): string {
   }
 }
 
-/** Parses a `bitcoin:` URI. Throws PaymentError('bad-uri') with the reason. */
+const emptyInstructions = (): Record<InstructionKey, string[]> => ({
+  lightning: [],
+  lno: [],
+  sp: [],
+  pay: [],
+  bc: [],
+  tb: [],
+  bcrt: [],
+});
+
+/**
+ * Parses a `bitcoin:` URI. Throws PaymentError('bad-uri') with the reason when it cannot be read:
+ * a broken escape, an address part that is no address, an amount that is not plain decimal
+ * bitcoin (no sign, no exponent, at most 8 decimals, at most 21 million), or a parameter that
+ * must appear once appearing twice. Query keys are case-insensitive (BIP 321).
+ */
 export function parseBitcoinUri(text: string): BitcoinUri {
   const trimmed = text.trim();
   if (!/^bitcoin:/i.test(trimmed)) throw badUri(t('payUriScheme'));
@@ -52,22 +85,35 @@ export function parseBitcoinUri(text: string): BitcoinUri {
   const addressPart = queryAt >= 0 ? rest.slice(0, queryAt) : rest;
   const query = queryAt >= 0 ? rest.slice(queryAt + 1) : '';
 
-  const uri: BitcoinUri = { params: {}, unknownRequired: [] };
+  const uri: BitcoinUri = {
+    instructions: emptyInstructions(),
+    entries: [],
+    params: {},
+    unknownRequired: [],
+  };
   const address = percentDecode(addressPart).replace(/\/$/, '');
   if (address !== '') {
     if (!/^[a-zA-Z0-9]{14,90}$/.test(address)) throw badUri(t('payUriAddress'));
     uri.address = address;
   }
+  const seen = new Set<string>();
   for (const pair of query.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const key = percentDecode(eq >= 0 ? pair.slice(0, eq) : pair);
+    const key = percentDecode(eq >= 0 ? pair.slice(0, eq) : pair).toLowerCase();
     const value = percentDecode(eq >= 0 ? pair.slice(eq + 1) : '');
+    // pop and req-pop are one parameter (BIP 321).
+    const single = key === 'req-pop' ? 'pop' : key;
+    if (SINGLE_KEYS.includes(single)) {
+      if (seen.has(single)) throw badUri(t('payUriTwice', key.slice(0, 30)));
+      seen.add(single);
+    }
+    uri.entries.push([key, value]);
     uri.params[key] = value;
     switch (key) {
       case 'amount': {
         const amount = parseBtc(value);
-        if (amount === undefined) throw badUri(t('payUriAmount', value.slice(0, 30)));
+        if (amount === undefined || amount > MAX_MONEY) throw badUri(t('payUriAmount', value.slice(0, 30)));
         uri.amount = amount;
         break;
       }
@@ -80,11 +126,30 @@ export function parseBitcoinUri(text: string): BitcoinUri {
       case 'r':
         uri.r = value;
         break;
+      case 'pj':
+        uri.pj = value;
+        break;
+      case 'pop':
+      case 'req-pop':
+        uri.pop = { uri: value, required: key === 'req-pop' };
+        break;
       default:
-        if (key.startsWith('req-')) uri.unknownRequired.push(key);
+        if ((INSTRUCTION_KEYS as readonly string[]).includes(key))
+          uri.instructions[key as InstructionKey].push(value);
+        else if (key.startsWith('req-')) uri.unknownRequired.push(key);
     }
   }
   return uri;
+}
+
+/** The URI again, from what was read: the address, then every parameter in its order. */
+export function bitcoinUriText(uri: BitcoinUri): string {
+  const params = uri.entries.map(([key, value]) =>
+    key === 'amount' && uri.amount !== undefined
+      ? `amount=${formatBtc(uri.amount)}`
+      : `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+  );
+  return `bitcoin:${uri.address ?? ''}${params.length ? `?${params.join('&')}` : ''}`;
 }
 
 /** Builds a BIP21 URI for a wallet (QR code, "open in wallet"), amount in satoshis. */
@@ -109,18 +174,27 @@ function httpUrl(text: string, base?: string): URL | undefined {
   }
 }
 
-export interface PaymentLink {
-  /** Absolute http(s) URL to fetch the PaymentRequest from. */
-  requestUrl: string;
-  via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
-  /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
-  uri?: BitcoinUri;
-}
+/** What a click on a payment link opens: a BIP70 request to fetch, or request text to judge. */
+export type PaymentLink =
+  | {
+      /** Absolute http(s) URL to fetch the PaymentRequest from. */
+      requestUrl: string;
+      via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
+      /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
+      uri?: BitcoinUri;
+    }
+  | {
+      /** A `bitcoin:` URI without `r=`, a Lightning invoice, an LNURL or Lightning Address. */
+      text: string;
+      via: 'bitcoin-text' | 'lightning';
+    };
 
 /**
- * Decides whether an anchor is a payment-request link: a `bitcoin:` URI with `r=`, a link with
+ * Decides whether an anchor is a payment link: a `bitcoin:` URI of any form (with `r=`: the
+ * BIP70 request it names), a `lightning:` or `lnurlp:` link Hushdrop reads, a link with
  * `type="application/bitcoin-paymentrequest"`, or a link whose path ends `.bitcoinpaymentrequest`.
- * Returns what to fetch, or undefined for any other link.
+ * Judging is cheap here (the form only); the payment page does the checking. Undefined for any
+ * other link.
  */
 export function paymentLinkOf(anchor: {
   href: string;
@@ -128,16 +202,22 @@ export function paymentLinkOf(anchor: {
   baseUrl?: string;
 }): PaymentLink | undefined {
   const href = anchor.href.trim();
+  if (href.length > MAX_REQUEST_TEXT) return undefined;
   if (/^bitcoin:/i.test(href)) {
-    let uri: BitcoinUri;
+    let uri: BitcoinUri | undefined;
     try {
       uri = parseBitcoinUri(href);
     } catch {
-      return undefined;
+      // Unreadable: the payment page says why.
     }
-    if (uri.r === undefined) return undefined;
-    const url = httpUrl(uri.r);
-    return url ? { requestUrl: url.href, via: 'bitcoin-uri', uri } : undefined;
+    const url = uri?.r === undefined ? undefined : httpUrl(uri.r);
+    return url && uri
+      ? { requestUrl: url.href, via: 'bitcoin-uri', uri }
+      : { text: href, via: 'bitcoin-text' };
+  }
+  if (/^(lightning|lnurlp):/i.test(href)) {
+    const kind = kindOfText(href);
+    return kind === 'bolt11' || kind === 'lnurl' ? { text: href, via: 'lightning' } : undefined;
   }
   const url = httpUrl(href, anchor.baseUrl);
   if (!url) return undefined;

@@ -24,8 +24,11 @@ export interface ProtocolMap {
   jobUpdate(state: JobState): void;
   /** content script → background: payment request links on the page (badge count) */
   paymentLinksFound(count: LinkCount): void;
-  /** content script → background: the person clicked a payment link (the page is the sender's URL) */
-  openPayment(req: { requestUrl: string }): void;
+  /**
+   * content script → background: the person clicked a payment link (the page is the sender's
+   * URL): a BIP70 request to fetch, or request text (bitcoin:, lightning:, LNURL) to judge
+   */
+  openPayment(req: { requestUrl: string } | { text: string }): void;
 }
 
 /** Who may send each message; anything else is refused unseen by its handler. */

@@ -10,15 +10,24 @@ interface HushdropDB extends DBSchema {
 /** A payment request the person looked at, with the verdict it got and when. */
 export interface PaymentEntry {
   id: string;
-  requestUrl: string;
+  /** Absent means "bip70" (entries from before other kinds were read). */
+  kind?: 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+  /** Where a BIP70 request was fetched from. */
+  requestUrl?: string;
+  /** The request as text, for the other kinds (to open it again). */
+  text?: string;
   pageUrl?: string;
   verdict: 'verified' | 'unsigned' | 'invalid';
   reasons: string[];
   merchant?: string;
+  /** Address, node key or Lightning Address (other kinds; BIP70 has merchant or its URL's host). */
+  payee?: string;
   memo?: string;
   network: string;
   /** Total in satoshis, as decimal text (64-bit values do not fit a JSON number). */
   totalSat: string;
+  /** The amount in the unit the request used, as decimal text (other kinds). */
+  amount?: { value: string; unit: 'sat' | 'msat' };
   expires?: number;
   /** When the request was fetched and verified (ms since the epoch). */
   time: number;

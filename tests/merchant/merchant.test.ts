@@ -59,7 +59,7 @@ describe('local merchant', () => {
       via: 'bitcoin-uri',
       requestUrl: merchant.requestUrl('sha1'),
     });
-    expect(links['pay-bip21-r']!.uri).toMatchObject({ amount: PAYMENT_AMOUNT, label: 'Order 42' });
+    expect(links['pay-bip21-r']).toMatchObject({ uri: { amount: PAYMENT_AMOUNT, label: 'Order 42' } });
     expect(links['pay-mime']).toMatchObject({
       via: 'mime-type',
       requestUrl: merchant.requestUrl('unsigned'),
@@ -68,8 +68,9 @@ describe('local merchant', () => {
       via: 'file-extension',
       requestUrl: merchant.requestUrl('html-memo', { suffix: true }),
     });
-    for (const id of ['plain-bip21', 'about', 'external', 'mail', 'octet'])
-      expect(links[id], id).toBeUndefined();
+    // A plain bitcoin: link is a payment link too, judged from its text (no request to fetch).
+    expect(links['plain-bip21']).toMatchObject({ via: 'bitcoin-text' });
+    for (const id of ['about', 'external', 'mail', 'octet']) expect(links[id], id).toBeUndefined();
     // The late link is written by a script one second after load.
     expect(html).toContain("a.id = 'pay-late'");
     expect(html).toContain(`bitcoin:?r=${encodeURIComponent(merchant.requestUrl('sha256'))}`);

@@ -1,8 +1,8 @@
-// The hand-off from a clicked payment link to the payment page (platform/payment-page.ts), with
+// The hand-off from a clicked payment link to the payment page (platform/payments/hand-off.ts), with
 // WXT's fake browser standing in for session storage.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { handOffClickedPayment, takeClickedPayment } from '../../platform/payment-page';
+import { handOffClickedPayment, takeClickedPayment } from '../../platform/payments/hand-off';
 
 const idOf = (pageUrl: string) => new URL(pageUrl).searchParams.get('open')!;
 

@@ -23,10 +23,11 @@ describe('badgeText', () => {
 });
 
 describe('PAYMENT_LINK_SELECTOR', () => {
-  it('names the three kinds precisely, case-insensitively, and never a bare a[type]', () => {
+  it('names each kind precisely, case-insensitively, and never a bare a[type]', () => {
     const parts = PAYMENT_LINK_SELECTOR.split(', ');
     expect(parts).toContain('a[type^="application/bitcoin-paymentrequest" i]');
     expect(parts).not.toContain('a[type]');
+    expect(parts).toEqual(expect.arrayContaining(['a[href^="bitcoin:" i]', 'a[href^="lightning:" i]']));
     for (const part of parts) expect(part).toMatch(/ i\]$/);
   });
 });

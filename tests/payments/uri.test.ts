@@ -71,11 +71,24 @@ describe('paymentLinkOf', () => {
     });
   });
 
-  it('bitcoin: without r=, or with a non-http r=, is not a payment-request link', () => {
-    expect(paymentLinkOf({ href: 'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1' })).toBeUndefined();
-    expect(paymentLinkOf({ href: 'bitcoin:?r=javascript:alert(1)' })).toBeUndefined();
-    expect(paymentLinkOf({ href: 'bitcoin:?r=file:///etc/passwd' })).toBeUndefined();
-    expect(paymentLinkOf({ href: 'bitcoin:?r=/relative' })).toBeUndefined();
+  it('bitcoin: without r=, or with a non-http r=, is request text to judge, never a URL to fetch', () => {
+    for (const href of [
+      'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1',
+      'bitcoin:?r=javascript:alert(1)',
+      'bitcoin:?r=file:///etc/passwd',
+      'bitcoin:?r=/relative',
+      'bitcoin:%zz',
+    ])
+      expect(paymentLinkOf({ href }), href).toEqual({ text: href, via: 'bitcoin-text' });
+  });
+
+  it('lightning: and lnurlp: links Hushdrop reads are request text; others are left alone', () => {
+    const invoice = 'lightning:lnbc1pvjluezsp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs';
+    expect(paymentLinkOf({ href: invoice })).toEqual({ text: invoice, via: 'lightning' });
+    expect(paymentLinkOf({ href: 'LIGHTNING:alice@shop.example' })).toMatchObject({ via: 'lightning' });
+    expect(paymentLinkOf({ href: 'lnurlp://shop.example/p' })).toMatchObject({ via: 'lightning' });
+    expect(paymentLinkOf({ href: 'lightning:lno1qcp4256ypq' })).toBeUndefined();
+    expect(paymentLinkOf({ href: `lightning:lnbc1${'q'.repeat(9000)}` })).toBeUndefined();
   });
 
   it('type="application/bitcoin-paymentrequest" (any case, with parameters) → the href', () => {

@@ -11,7 +11,6 @@ import {
   bytesOf,
   currentUploadUrl,
   form,
-  getBytes,
   post,
   randomBytesOf,
   startTestServer,

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { addressToScript } from '../../lib/payments/addresses';
+import { checkPaymentText } from '../../lib/payments/check';
 import {
   decodePayment,
   decodePaymentAck,
@@ -163,6 +164,8 @@ export function checkText(text: string): void {
   onlyPaymentErrors(() => addressToScript(text, 'main'));
   onlyPaymentErrors(() => addressToScript(text, 'test'));
   onlyPaymentErrors(() => parseTransactionsHex(text));
+  for (const prefix of ['', 'bitcoin:', 'lightning:', 'lnbc1', 'lnurl1', 'lnurlp://', 'a@'])
+    onlyPaymentErrors(() => checkPaymentText(`${prefix}${text}`, new Date()));
 }
 
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);

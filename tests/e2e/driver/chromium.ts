@@ -28,12 +28,13 @@ declare const chrome: any;
 
 const SCREENSHOTS = resolve('test-results/screenshots');
 
-/** The ids platform/context-menu.ts gives Hushdrop's menu entries. */
+/** The ids platform/upload/context-menu.ts and platform/payments/menu.ts give Hushdrop's menu entries. */
 const MENU_IDS: Record<MenuEntry, string> = {
   media: 'hushdrop-upload-media',
   link: 'hushdrop-upload-link',
   selection: 'hushdrop-upload-selection',
   page: 'hushdrop-upload-screenshot',
+  'check-payment': 'hushdrop-check-payment',
 };
 
 /** All elements a Target names (Playwright locators, with the Firefox driver's meaning). */
@@ -253,7 +254,13 @@ export class ChromiumDriver implements Driver {
         ...(selection ? { selectionText: selection } : {}),
       } as Record<string, string>;
     });
-    const offered = { media: 'srcUrl', link: 'linkUrl', selection: 'selectionText', page: 'pageUrl' }[entry];
+    const offered = {
+      media: 'srcUrl',
+      link: 'linkUrl',
+      selection: 'selectionText',
+      'check-payment': 'selectionText',
+      page: 'pageUrl',
+    }[entry];
     if (!info[offered])
       throw new Error(`Chromium would not offer the ${entry} entry on ${JSON.stringify(t)}.`);
     await this.worker().evaluate(

@@ -83,8 +83,8 @@ export interface Notice {
   id?: string;
 }
 
-/** The right-click entries Hushdrop adds: on an image/video/audio, a link, selected text, the page. */
-export type MenuEntry = 'media' | 'link' | 'selection' | 'page';
+/** Hushdrop's right-click entries: the four uploads, and "Check this payment request" on selected text. */
+export type MenuEntry = 'media' | 'link' | 'selection' | 'page' | 'check-payment';
 
 export interface LaunchOptions {
   /**

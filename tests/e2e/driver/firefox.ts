@@ -23,6 +23,7 @@ const MENU_LABELS: Record<MenuEntry, string> = (() => {
     link: messages.menuLink.message,
     selection: messages.menuSelection.message,
     page: messages.menuPage.message,
+    'check-payment': messages.menuCheckPayment.message,
   };
 })();
 
@@ -325,7 +326,14 @@ export class FirefoxDriver implements Driver {
             menu.hidePopup();
             return `missing; the menu had: ${shown.join(' | ')}`;
           }
-          menu.activateItem(item);
+          // Firefox puts an extension's entries in a submenu named after it when more than one
+          // applies (selected text: upload it, or check it as a payment request): open it first.
+          const popup = item.closest('menupopup');
+          if (popup !== menu && popup.state !== 'open') {
+            popup.parentElement.openMenu(true);
+            return undefined;
+          }
+          popup.activateItem(item);
           return 'chosen';
         }, label),
       'the right-click menu to open',
@@ -362,7 +370,10 @@ export class FirefoxDriver implements Driver {
           const browsers = [...(globalThis as any).document.querySelectorAll('browser')] as any[];
           const b = browsers.find((x) => /handling\/(permissionDialog|appChooser)/.test(x.currentURI?.spec));
           const d = b?.contentDocument;
-          const accept = d?.querySelector('dialog')?.getButton('accept');
+          const dialog = d?.querySelector('dialog');
+          // Until the dialog element is set up it has no buttons (getButton throws): not yet.
+          if (!dialog?._buttons) return undefined;
+          const accept = dialog.getButton('accept');
           // The button is enabled after a short security delay: wait for that state.
           if (!accept || accept.disabled) return undefined;
           const text = d.documentElement.textContent.replace(/\s+/g, ' ').trim();

@@ -3,8 +3,9 @@
 // base64 DER (never sync: a root decides whose requests show as verified).
 import { base64 } from '@scure/base';
 import { storage } from '@wxt-dev/storage';
-import { t } from '../lib/i18n';
-import { displayNameOf, organizationOf, parseCertificate } from '../lib/payments/certificates';
+import { t } from '../../lib/i18n';
+import { displayNameOf, organizationOf, parseCertificate } from '../../lib/payments/certificates';
+import { bundledRootStore, type RootStore, rootStoreFromBase64 } from '../../lib/payments/roots';
 
 export const paymentRootsItem = storage.defineItem<string[]>('local:paymentRoots', { fallback: [] });
 
@@ -28,6 +29,16 @@ export interface ExtraRoot {
 export async function loadExtraRoots(): Promise<string[]> {
   const value = await paymentRootsItem.getValue();
   return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
+}
+
+/** The bundled Mozilla roots plus the person's own. */
+export async function paymentRootStore(): Promise<RootStore> {
+  const bundled = bundledRootStore();
+  const extra = rootStoreFromBase64(await loadExtraRoots());
+  return {
+    certificates: [...bundled.certificates, ...extra.certificates],
+    skipped: bundled.skipped + extra.skipped,
+  };
 }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;

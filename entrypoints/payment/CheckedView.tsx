@@ -1,0 +1,226 @@
+import { Message } from '../../components/Message';
+import { t } from '../../lib/i18n';
+import { formatAmountForPeople } from '../../lib/payments/amounts';
+import { formatTime } from '../../lib/payments/expiry';
+import type { CheckedRequest } from '../../lib/payments/request';
+import { chainName } from '../../lib/payments/request';
+import { secondsLeft } from '../../lib/payments/timing';
+import { verdictWord } from './format';
+import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
+import { LnurlAmount } from './LnurlAmount';
+import { PayWithWallet } from './PayWithWallet';
+import { ExpiryLine } from './RequestView';
+
+/**
+ * A request judged from its text or looked up (bitcoin: URI, Lightning invoice, LNURL): the
+ * verdict and who signed, what it asks for, the kind's own details, and the hand-off to a
+ * wallet. Everything from the request is Preact text inside <bdi>.
+ */
+export function CheckedView({
+  checked,
+  now,
+  pageUrl,
+  historyError,
+  onInvoice,
+}: {
+  checked: CheckedRequest;
+  now: Date;
+  pageUrl?: string;
+  historyError?: string;
+  /** For an LNURL: the invoice fetched for the amount the person chose. */
+  onInvoice?: ((checked: CheckedRequest) => void) | undefined;
+}) {
+  const expired = (secondsLeft({ expires: checked.expiresAt }, now) ?? 0) < 0;
+  const payable = checked.verdict !== 'invalid' && !expired && checked.handOff;
+  const params = checked.lnurl?.params;
+  return (
+    <>
+      <CheckedVerdict checked={checked} expired={expired} />
+      <CheckedFacts checked={checked} now={now} {...(pageUrl ? { pageUrl } : {})} />
+      {params && onInvoice && (
+        <LnurlAmount target={checked.lnurl!.target} params={params} onInvoice={onInvoice} />
+      )}
+      {payable && checked.handOff && (
+        <PayWithWallet
+          uri={checked.handOff.uri}
+          {...(checked.handOff.address ? { address: checked.handOff.address } : {})}
+          {...(checked.handOff.amount?.unit === 'sat' ? { amount: checked.handOff.amount.value } : {})}
+          {...(checked.handOff.invoice ? { invoice: checked.handOff.invoice } : {})}
+        />
+      )}
+      {checked.verdict === 'invalid' && (
+        <p class="card error" id="not-payable">
+          {t('payNotPayable')}
+        </p>
+      )}
+      {historyError && <p class="small warn">{historyError}</p>}
+    </>
+  );
+}
+
+function heading(checked: CheckedRequest): string {
+  if (checked.verdict === 'invalid') return t('payInvalidHeading');
+  if (checked.kind === 'bolt11') return t('payInvoiceHeading');
+  if (checked.kind === 'lnurl')
+    return t(checked.bolt11 ? 'payLnurlInvoiceHeading' : 'payLnurlHeading', checked.lnurl!.target.label);
+  return t(checked.verdict === 'verified' ? 'payUriLightningHeading' : 'payPlainHeading');
+}
+
+function unsignedText(checked: CheckedRequest): string {
+  if (checked.kind === 'lnurl') return t('payLnurlUnsignedText');
+  return t(checked.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly');
+}
+
+function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired: boolean }) {
+  const { verdict, signer } = checked;
+  return (
+    <section
+      class={`card verdict verdict-${verdict}${expired ? ' verdict-expired' : ''}`}
+      aria-labelledby="verdict-h"
+      id="verdict"
+      data-verdict={verdict}
+      data-kind={checked.kind}
+    >
+      <h2 id="verdict-h">
+        <span class={`badge badge-${verdict}`}>{verdictWord(verdict)}</span>
+        {expired && <span class="badge badge-invalid">{t('payBadgeExpired')}</span>}
+        <span>{heading(checked)}</span>
+      </h2>
+      {verdict === 'verified' && signer?.kind === 'node' && (
+        <>
+          <p>
+            <Message
+              id="payNodeSigned"
+              args={[
+                <bdi class="mono" id="node-key">
+                  {signer.nodeKey}
+                </bdi>,
+              ]}
+            />{' '}
+            {t(signer.named ? 'payNodeNamed' : 'payNodeRecovered')}
+          </p>
+          <p class="small" id="node-caution">
+            {t('payNodeNotShop')}
+          </p>
+        </>
+      )}
+      {verdict === 'unsigned' && <p>{unsignedText(checked)}</p>}
+      {verdict === 'invalid' && (
+        <>
+          <p>{t('payInvalidText')}</p>
+          <ul id="reasons">
+            {checked.reasons.map((r) => (
+              <li key={r} class="error">
+                {r}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {checked.warnings.length > 0 && (
+        <ul id="warnings" aria-label={t('payWarnings')}>
+          {checked.warnings.map((w) => (
+            <li key={w} class="warn">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+const KIND_NAME = {
+  bip21: 'payKindBip21',
+  bolt11: 'payKindBolt11',
+  lnurl: 'payKindLnurl',
+  bip70: 'payKindBip70',
+} as const;
+
+function amountText(checked: CheckedRequest): string {
+  if (checked.amount) return formatAmountForPeople(checked.amount);
+  const params = checked.lnurl?.params;
+  if (params && !checked.bolt11) {
+    return t(
+      'payLnurlLimitsText',
+      formatAmountForPeople({ value: params.minSendableMsat, unit: 'msat' }),
+      formatAmountForPeople({ value: params.maxSendableMsat, unit: 'msat' }),
+    );
+  }
+  return t('payYouChoose');
+}
+
+function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now: Date; pageUrl?: string }) {
+  const invoice = checked.bolt11;
+  return (
+    <section class="card" aria-labelledby="details-h" id="details">
+      <h2 id="details-h">{t(checked.verdict === 'invalid' ? 'payDetailsHeadingInvalid' : 'payAsksFor')}</h2>
+      <dl class="facts">
+        <dt>{t('payKind')}</dt>
+        <dd id="kind">{t(KIND_NAME[checked.kind])}</dd>
+        <dt>{t('payAmount')}</dt>
+        <dd id="total">
+          <strong>{amountText(checked)}</strong>
+        </dd>
+        {checked.network && (
+          <>
+            <dt>{t('payNetwork')}</dt>
+            <dd id="network">{chainName(checked.network)}</dd>
+          </>
+        )}
+        {checked.payee && (
+          <>
+            <dt>{t(checked.signer?.kind === 'node' ? 'payLightningNode' : 'payPayTo')}</dt>
+            <dd>
+              <bdi class="mono" id="payee">
+                {checked.payee}
+              </bdi>
+            </dd>
+          </>
+        )}
+        <dt>{t('payDescription')}</dt>
+        <dd>
+          {checked.description ? (
+            <blockquote class="memo" id="memo">
+              <bdi>{checked.description}</bdi>
+            </blockquote>
+          ) : invoice?.descriptionHash ? (
+            <span class="muted">
+              <Message
+                id="payDescriptionHashOnly"
+                args={[<span class="mono">{invoice.descriptionHash}</span>]}
+              />
+            </span>
+          ) : (
+            <span class="muted">{t('payNoDescription')}</span>
+          )}
+        </dd>
+        {checked.expiresAt !== undefined && (
+          <>
+            <dt>{t('payExpires')}</dt>
+            <dd>
+              <ExpiryLine expires={checked.expiresAt} now={now} />
+            </dd>
+          </>
+        )}
+        {checked.createdAt !== undefined && (
+          <>
+            <dt>{t('payMade')}</dt>
+            <dd>{formatTime(checked.createdAt)}</dd>
+          </>
+        )}
+        {pageUrl && (
+          <>
+            <dt>{t('payFoundOn')}</dt>
+            <dd class="mono" id="found-on">
+              {pageUrl}
+            </dd>
+          </>
+        )}
+      </dl>
+      {checked.bip21 && <UriFacts details={checked.bip21} />}
+      {checked.lnurl && <LnurlFacts details={checked.lnurl} />}
+      {invoice && <InvoiceFields invoice={invoice} />}
+    </section>
+  );
+}

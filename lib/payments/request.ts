@@ -1,0 +1,114 @@
+import { t } from '../i18n';
+import type { Chain, DecodedAddress } from './addresses';
+import type { Bolt11Invoice } from './bolt11';
+import type { LnurlPayParams, LnurlTarget } from './lnurl';
+import type { BitcoinUri } from './uri';
+import type { Verdict } from './verdict';
+import type { PaymentRequestEvaluation } from './verify';
+
+/**
+ * One model for a payment request, whatever it came as: a `bitcoin:` URI (BIP 21/321), a
+ * Lightning invoice (BOLT 11), an LNURL-pay link or Lightning Address, or a BIP70 request. The
+ * payment page, the history and the command-line check all show this; the kind-specific part
+ * (`bip21`, `bolt11`, `lnurl`, `bip70`) holds everything else the source said.
+ *
+ * Verdicts, the same for every kind: "verified" — a signature was checked and covers what would
+ * be paid (a BIP70 certificate chain; a BOLT 11 invoice's node signature, against `n` when
+ * given); "unsigned" — nothing to check (a plain address); "invalid" — a rule is broken, with
+ * the reasons. A node's signature proves which Lightning node asks, never which shop.
+ */
+
+export type RequestKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+
+/** An exact amount in the unit the request uses. */
+export interface Amount {
+  value: bigint;
+  unit: 'sat' | 'msat';
+}
+
+export type Signer =
+  /** A Lightning node; `named`: the invoice named it (n) and the signature was verified against it. */
+  | { kind: 'node'; nodeKey: string; named: boolean }
+  /** A BIP70 merchant certificate that chains to a trusted root. */
+  | { kind: 'certificate'; name: string; issuer: string; trustAnchor: string; organization?: string };
+
+/** How the request goes to a wallet: the link (also as QR code), and what to copy. */
+export interface WalletHandOff {
+  uri: string;
+  address?: string;
+  amount?: Amount;
+  invoice?: string;
+}
+
+export interface Bip21Details {
+  uri: BitcoinUri;
+  /** The address part, read and checked. */
+  address?: DecodedAddress;
+  /** Segwit addresses given as `bc=`/`tb=`/`bcrt=` instructions. */
+  segwit: DecodedAddress[];
+  /** `lightning=` invoices that decoded and whose signature holds. */
+  invoices: Bolt11Invoice[];
+  /** A `lightning=` LNURL (LUD-01's fallback form), looked up only when asked. */
+  lnurl?: LnurlTarget;
+  /** Instructions shown as present, not acted on: BOLT 12 offers, silent payments, payjoin, BIP 351. */
+  presentOnly: { key: 'lno' | 'sp' | 'pj' | 'pay'; value: string }[];
+}
+
+export interface LnurlDetails {
+  target: LnurlTarget;
+  /** Once looked up. */
+  params?: LnurlPayParams;
+}
+
+export interface CheckedRequest {
+  kind: RequestKind;
+  verdict: Verdict;
+  /** Why it is invalid, as sentences; empty otherwise. */
+  reasons: string[];
+  warnings: string[];
+  network?: Chain;
+  /** Absent when the payer chooses the amount. */
+  amount?: Amount;
+  /** The address, the node key in hex, the certificate's name, or the Lightning Address. */
+  payee?: string;
+  /** Untrusted text from whoever made the request: show as text, never as HTML. */
+  description?: string;
+  /** Seconds since the epoch. */
+  createdAt?: bigint;
+  expiresAt?: bigint;
+  /** Whether it had expired at the moment it was checked. */
+  expired: boolean;
+  signer?: Signer;
+  /** Absent when it must not be paid. */
+  handOff?: WalletHandOff;
+  bip21?: Bip21Details;
+  bolt11?: Bolt11Invoice;
+  lnurl?: LnurlDetails;
+  bip70?: PaymentRequestEvaluation;
+}
+
+/** A network as people call it. */
+export function chainName(network: string): string {
+  if (network === 'main') return t('payNetworkMain');
+  if (network === 'test') return t('payNetworkTestName');
+  if (network === 'signet') return t('payNetworkSignetName');
+  if (network === 'regtest') return t('payNetworkRegtestName');
+  return t('payNetworkOther', network.slice(0, 40));
+}
+
+/** The warning a request for a test network gets (its coins have no value). */
+export function networkWarning(network: Chain | undefined): string[] {
+  return network && network !== 'main' ? [t('payNetworkTest')] : [];
+}
+
+/** The verdict that follows from the reasons and whether a signature covers what is paid. */
+export function verdictOf(reasons: string[], signed: boolean): Verdict {
+  return reasons.length > 0 ? 'invalid' : signed ? 'verified' : 'unsigned';
+}
+
+/** A node signer from a decoded invoice. */
+export const nodeSigner = (invoice: Bolt11Invoice): Signer => ({
+  kind: 'node',
+  nodeKey: invoice.payeeNodeKey,
+  named: invoice.nodeKeyGiven,
+});

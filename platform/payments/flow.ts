@@ -1,0 +1,156 @@
+// The payment page's work that is not drawing, as a factory over what it needs from the browser:
+// fetch, the root store (bundled plus the person's own), the history and the clock. The page
+// uses `paymentFlow`, wired to the real ones; tests build their own.
+
+import { t } from '../../lib/i18n';
+import { lnurlRequest } from '../../lib/payments/check';
+import { PaymentError } from '../../lib/payments/errors';
+import { assertNotExpired } from '../../lib/payments/expiry';
+import { describePaymentFailure } from '../../lib/payments/failure';
+import { MAX_REQUEST_TEXT } from '../../lib/payments/forms';
+import type { FetchLike } from '../../lib/payments/http';
+import {
+  fetchLnurlInvoice,
+  fetchPayParams,
+  type LnurlPayParams,
+  type LnurlTarget,
+} from '../../lib/payments/lnurl';
+import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load';
+import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
+import type { CheckedRequest } from '../../lib/payments/request';
+import type { RootStore } from '../../lib/payments/roots';
+import { expiresMs } from '../../lib/payments/timing';
+import type { EvaluatedDetails } from '../../lib/payments/verdict';
+import { addPayment, HistoryWriteError, type PaymentEntry } from '../storage/history';
+import { paymentRootStore } from './roots';
+
+export interface PaymentFlowDeps {
+  fetch: FetchLike;
+  roots: () => Promise<RootStore>;
+  history: { add(entry: PaymentEntry): Promise<void> };
+  now?: () => Date;
+  newId?: () => string;
+}
+
+export function createPaymentFlow(deps: PaymentFlowDeps) {
+  const now = deps.now ?? (() => new Date());
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+
+  return {
+    /** Fetches and judges a BIP70 request with the current roots and clock. */
+    async load(
+      requestUrl: string,
+      pageUrl: string | undefined,
+      signal?: AbortSignal,
+    ): Promise<LoadedRequest> {
+      return loadPaymentRequest(requestUrl, pageUrl, {
+        fetch: deps.fetch,
+        roots: await deps.roots(),
+        now: now(),
+        ...(signal ? { signal } : {}),
+      });
+    },
+
+    /** Saves the viewed request in the payment history; returns the entry (to mark it paid later). */
+    async recordView(loaded: LoadedRequest): Promise<PaymentEntry> {
+      const { evaluation } = loaded;
+      const entry: PaymentEntry = {
+        id: newId(),
+        requestUrl: loaded.requestUrl,
+        verdict: evaluation.verdict,
+        reasons: evaluation.reasons,
+        network: evaluation.details.network,
+        totalSat: evaluation.details.total.toString(),
+        time: loaded.evaluatedAt.getTime(),
+      };
+      if (loaded.pageUrl) entry.pageUrl = loaded.pageUrl;
+      if (evaluation.verdict === 'verified' && evaluation.merchant)
+        entry.merchant = evaluation.merchant.commonName;
+      if (evaluation.details.memo !== undefined) entry.memo = evaluation.details.memo.slice(0, 2000);
+      const expires = expiresMs(evaluation.details.expires);
+      if (expires !== undefined) entry.expires = expires;
+      await deps.history.add(entry);
+      return entry;
+    },
+
+    /** Saves any other request viewed (judged from text, or looked up) in the payment history. */
+    async recordChecked(
+      source: { text: string; pageUrl?: string },
+      checked: CheckedRequest,
+    ): Promise<PaymentEntry> {
+      const entry: PaymentEntry = {
+        id: newId(),
+        kind: checked.kind,
+        text: source.text.slice(0, MAX_REQUEST_TEXT),
+        verdict: checked.verdict,
+        reasons: checked.reasons,
+        network: checked.network ?? '',
+        totalSat: checked.amount?.unit === 'sat' ? checked.amount.value.toString() : '0',
+        time: now().getTime(),
+      };
+      if (source.pageUrl) entry.pageUrl = source.pageUrl;
+      if (checked.amount)
+        entry.amount = { value: checked.amount.value.toString(), unit: checked.amount.unit };
+      if (checked.payee) entry.payee = checked.payee;
+      if (checked.description !== undefined) entry.memo = checked.description.slice(0, 2000);
+      const expires = expiresMs(checked.expiresAt);
+      if (expires !== undefined) entry.expires = expires;
+      await deps.history.add(entry);
+      return entry;
+    },
+
+    /** Looks up an LNURL-pay service's terms (the person asked). */
+    lookUp(target: LnurlTarget, signal?: AbortSignal): Promise<LnurlPayParams> {
+      return fetchPayParams(target, { fetch: deps.fetch, ...(signal ? { signal } : {}) });
+    },
+
+    /** Asks the service for an invoice for the amount chosen, and judges it against the terms. */
+    async invoiceFor(
+      source: { target: LnurlTarget },
+      params: LnurlPayParams,
+      amountMsat: bigint,
+      signal?: AbortSignal,
+    ): Promise<CheckedRequest> {
+      const fetched = await fetchLnurlInvoice(params, amountMsat, {
+        fetch: deps.fetch,
+        ...(signal ? { signal } : {}),
+      });
+      return lnurlRequest(source.target, params, fetched, now());
+    },
+
+    async recordPaid(entry: PaymentEntry, receipt: PaymentReceipt): Promise<PaymentEntry> {
+      const paid: PaymentEntry = { ...entry, paidAt: now().getTime() };
+      if (receipt.memo !== undefined) paid.ackMemo = receipt.memo.slice(0, 2000);
+      await deps.history.add(paid);
+      return paid;
+    },
+
+    /** Re-checks expiry at the last moment, then POSTs the Payment and reads the PaymentACK. */
+    async send(
+      details: EvaluatedDetails,
+      payment: BuiltPayment,
+      signal?: AbortSignal,
+    ): Promise<PaymentReceipt> {
+      if (!details.paymentUrl) throw new PaymentError('bad-input', t('payNoPaymentUrl'));
+      assertNotExpired(details, now());
+      return sendPayment(details.paymentUrl, payment.bytes, {
+        fetch: deps.fetch,
+        ...(signal ? { signal } : {}),
+      });
+    },
+
+    /** A failure as the sentence to show; a history that refused to store is not worth a retry. */
+    describeFailure(error: unknown) {
+      return describePaymentFailure(error, (e) => e instanceof HistoryWriteError);
+    },
+  };
+}
+
+export type PaymentFlow = ReturnType<typeof createPaymentFlow>;
+
+/** The flow with the browser's fetch, the bundled and extra roots, and IndexedDB history. */
+export const paymentFlow = createPaymentFlow({
+  fetch: (input, init) => fetch(input, init),
+  roots: paymentRootStore,
+  history: { add: addPayment },
+});
