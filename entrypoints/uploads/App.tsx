@@ -4,10 +4,18 @@ import { type Notice, UploadRow } from '../../components/UploadRow';
 import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
 import { HISTORY_PAGE_SIZE, HistoryIndex, type HistorySort, visibleRows } from '../../lib/history/search';
 import { plural, t } from '../../lib/i18n';
-import { clearUploads, listUploads, mergeUploads } from '../../platform/storage/history';
+import {
+  clearUploads,
+  countUploads,
+  listUploads,
+  mergeUploads,
+  recentUploads,
+} from '../../platform/storage/history';
 
 export function App() {
   const [entries, setEntries] = useState<UploadEntry[]>();
+  // The newest page and the count, read first: the list shows before the whole history is read and indexed.
+  const [first, setFirst] = useState<{ rows: UploadEntry[]; total: number }>();
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<HistorySort>('newest');
   // How many pages of matches are rendered; a new search or order starts again at one.
@@ -17,13 +25,20 @@ export function App() {
 
   const reload = () => listUploads().then(setEntries);
   useEffect(() => {
-    reload();
+    Promise.all([recentUploads(HISTORY_PAGE_SIZE), countUploads()])
+      .then(([rows, total]) => setFirst({ rows, total }))
+      .then(reload);
   }, []);
 
   // Built once per load of the history; searches and sorts then reuse its lowercased texts and orders.
-  const index = useMemo(() => new HistoryIndex(entries ?? []), [entries]);
-  const matches = useMemo(() => index.search(query, sort), [index, query, sort]);
-  const shown = visibleRows(matches, pages);
+  const index = useMemo(() => entries && new HistoryIndex(entries), [entries]);
+  const matches = useMemo(() => {
+    if (index) return index.search(query, sort);
+    // Until the index is there, the first page stands for the newest, unfiltered list.
+    return first && !query.trim() && sort === 'newest' ? first.rows : undefined;
+  }, [index, first, query, sort]);
+  const matchCount = index ? (matches?.length ?? 0) : (first?.total ?? 0);
+  const shown = visibleRows(matches ?? [], pages);
 
   async function importFile(file: File | undefined) {
     if (!file) return;
@@ -83,6 +98,7 @@ export function App() {
           <button
             id="export"
             type="button"
+            disabled={entries === undefined}
             class="secondary"
             aria-describedby="export-note"
             onClick={() =>
@@ -138,10 +154,10 @@ export function App() {
           {t('exportHoldsKeys')}
         </p>
       </section>
-      {entries === undefined ? (
+      {matches === undefined ? (
         <p aria-busy="true">{t('loading')}</p>
       ) : shown.length === 0 ? (
-        <p class="muted">{t(entries.length === 0 ? 'noUploads' : 'noMatch')}</p>
+        <p class="muted">{t((entries?.length ?? first?.total) === 0 ? 'noUploads' : 'noMatch')}</p>
       ) : (
         <table>
           <caption class="sr-only">{t('uploads')}</caption>
@@ -158,10 +174,10 @@ export function App() {
           </tbody>
         </table>
       )}
-      {shown.length < matches.length && (
+      {shown.length < matchCount && (
         <p class="row">
           <span id="shown-count" class="muted">
-            {plural('shownOfMatches', matches.length, shown.length)}
+            {plural('shownOfMatches', matchCount, shown.length)}
           </span>
           <button
             id="show-more"
@@ -170,7 +186,7 @@ export function App() {
             aria-describedby="shown-count"
             onClick={() => setPages(pages + 1)}
           >
-            {t('showMore', Math.min(HISTORY_PAGE_SIZE, matches.length - shown.length))}
+            {t('showMore', Math.min(HISTORY_PAGE_SIZE, matchCount - shown.length))}
           </button>
         </p>
       )}

@@ -89,6 +89,10 @@ export async function recentUploads(count: number): Promise<UploadEntry[]> {
   return out;
 }
 
+export async function countUploads(): Promise<number> {
+  return (await db()).count('uploads');
+}
+
 export async function getUpload(id: string): Promise<UploadEntry | undefined> {
   return (await db()).get('uploads', id);
 }
