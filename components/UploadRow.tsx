@@ -1,14 +1,14 @@
-// One upload with its actions (copy, open, delete on the server, remove), for history and popup.
+// One upload with all its actions (copy, open, QR, delete on the server, remove), for the uploads list.
 import { useState } from 'preact/hooks';
-import { openingOf, type UploadEntry } from '../lib/history';
+import type { UploadEntry } from '../lib/history';
 import { displayName } from '../lib/history/file-names';
-import { formatBytes, formatDate, plural, t } from '../lib/i18n';
+import { formatDate, plural, t } from '../lib/i18n';
 import { deletionMessage } from '../lib/upload/deletion';
 import { removeUpload } from '../platform/storage/history';
 import { deleteOnServer as deleteFromServer } from '../platform/upload/deletion';
-import { openInViewer } from '../platform/upload/viewer-tab';
-import { FileName } from './FileName';
 import { LinkQr } from './LinkQr';
+import { OpenUpload } from './OpenUpload';
+import { UploadTitle } from './UploadTitle';
 
 export type Notice = { kind: 'ok' | 'error'; text: string };
 
@@ -60,15 +60,12 @@ export function UploadRow({
   return (
     <tr data-id={entry.id}>
       <td>
-        <strong>
-          <FileName name={entry.name} />
-        </strong>
-        <div class="small muted">
-          {formatBytes(entry.size)} · {formatDate(entry.time)} ·{' '}
+        <UploadTitle entry={entry}>
+          {' · '}
           {t(entry.mode === 'client' ? 'madeClient' : entry.mode === 'server' ? 'madeServer' : 'madeNone')}
           {entry.expirationDate ? ` · ${t('expiresOn', formatDate(entry.expirationDate))}` : ''}
           {entry.maxDownloads ? ` · ${plural('downloadsLeft', entry.maxDownloads)}` : ''}
-        </div>
+        </UploadTitle>
         <div class="small mono">{entry.link}</div>
       </td>
       <td>
@@ -86,27 +83,7 @@ export function UploadRow({
           >
             {t('copy')}
           </button>
-          {openingOf(entry) === 'decrypt' ? (
-            <button
-              type="button"
-              class="secondary"
-              aria-label={t('openNamed', name)}
-              onClick={() => openInViewer(entry.id)}
-            >
-              {t('open')}
-            </button>
-          ) : (
-            // The server serves this file as it was uploaded: its own address opens it.
-            <a
-              class="button secondary"
-              href={entry.url}
-              target="_blank"
-              rel="noreferrer noopener"
-              aria-label={t('openNamed', name)}
-            >
-              {t('open')}
-            </a>
-          )}
+          <OpenUpload entry={entry} name={name} />
           {entry.deletionLink && !confirming && (
             <button type="button" class="danger" disabled={busy} onClick={() => setConfirming('server')}>
               {t('deleteOnServer')}

@@ -3,24 +3,45 @@ import { browser } from 'wxt/browser';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
 import { JobProgress } from '../../components/JobProgress';
-import { type Notice, UploadRow } from '../../components/UploadRow';
+import { RecentUploadRow } from '../../components/RecentUploadRow';
+import type { Notice } from '../../components/UploadRow';
 import type { UploadEntry } from '../../lib/history';
 import { displayName } from '../../lib/history/file-names';
 import { formatBytes, t } from '../../lib/i18n';
 import { jobErrorText } from '../../lib/jobs/errors';
-import type { JobState } from '../../lib/jobs/model';
+import { type JobState, jobsInView } from '../../lib/jobs/model';
 import type { Settings } from '../../lib/settings';
 import { sendMessage } from '../../platform/messaging/send';
-import { listUploads } from '../../platform/storage/history';
+import { recentUploads } from '../../platform/storage/history';
 import { watchJobs } from '../../platform/storage/jobs';
 import { loadSettings, saveSettings } from '../../platform/storage/settings';
 import { stageFile } from '../../platform/upload/staging';
 
-const RECENT = 5;
+// The popup's height must not grow with the history or the session (browsers cut popups at 600 px).
+const RECENT = 3;
+const ENDED_JOBS = 3;
 
-function openPage(path: '/upload.html' | '/uploads.html' | '/options.html' | '/viewer.html') {
+type Page = '/upload.html' | '/uploads.html' | '/options.html' | '/viewer.html' | '/payment.html';
+
+function openPage(path: Page) {
   browser.tabs.create({ url: browser.runtime.getURL(path) });
   window.close();
+}
+
+/** A link to one of the extension's pages, opened in a new tab (the popup then closes). */
+function PageLink({ id, path, text }: { id: string; path: Page; text: string }) {
+  return (
+    <a
+      id={id}
+      href={browser.runtime.getURL(path)}
+      onClick={(e) => {
+        e.preventDefault();
+        openPage(path);
+      }}
+    >
+      {text}
+    </a>
+  );
 }
 
 function JobItem({ job }: { job: JobState }) {
@@ -67,7 +88,7 @@ export function App() {
   const [recent, setRecent] = useState<UploadEntry[]>([]);
   const [notice, setNotice] = useState<Notice>();
 
-  const reloadRecent = () => listUploads().then((all) => setRecent(all.slice(0, RECENT)));
+  const reloadRecent = () => recentUploads(RECENT).then(setRecent);
   useEffect(() => {
     loadSettings().then(setSettings);
     reloadRecent();
@@ -141,7 +162,7 @@ export function App() {
         <section aria-labelledby="jobs-h">
           <h2 id="jobs-h">{t('uploads')}</h2>
           <ul class="plain" aria-live="polite">
-            {jobs.map((j) => (
+            {jobsInView(jobs, ENDED_JOBS).map((j) => (
               <JobItem key={j.id} job={j} />
             ))}
           </ul>
@@ -156,16 +177,15 @@ export function App() {
             <caption class="sr-only">{t('lastUploads')}</caption>
             <tbody>
               {recent.map((e) => (
-                <UploadRow key={e.id} entry={e} onChanged={reloadRecent} notify={setNotice} />
+                <RecentUploadRow key={e.id} entry={e} notify={setNotice} />
               ))}
             </tbody>
           </table>
         )}
       </section>
       <nav class="row small" aria-label={t('pages')}>
-        <button type="button" class="secondary" onClick={() => openPage('/uploads.html')}>
-          {t('uploadsList')}
-        </button>
+        <PageLink id="all-uploads" path="/uploads.html" text={t('allUploads')} />
+        <PageLink id="payment-requests" path="/payment.html" text={t('paymentRequests')} />
         <button type="button" class="secondary" onClick={() => openPage('/viewer.html')}>
           {t('openALink')}
         </button>

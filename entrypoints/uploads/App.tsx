@@ -2,39 +2,43 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { type Notice, UploadRow } from '../../components/UploadRow';
 import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
+import { HISTORY_PAGE_SIZE, HistoryIndex, type HistorySort, visibleRows } from '../../lib/history/search';
 import { plural, t } from '../../lib/i18n';
-import { clearUploads, listUploads, mergeUploads } from '../../platform/storage/history';
-
-type Sort = 'newest' | 'oldest' | 'name' | 'size';
-
-function sorted(entries: UploadEntry[], sort: Sort) {
-  const list = [...entries];
-  if (sort === 'oldest') list.sort((a, b) => a.time - b.time);
-  else if (sort === 'name') list.sort((a, b) => a.name.localeCompare(b.name));
-  else if (sort === 'size') list.sort((a, b) => b.size - a.size);
-  else list.sort((a, b) => b.time - a.time);
-  return list;
-}
+import {
+  clearUploads,
+  countUploads,
+  listUploads,
+  mergeUploads,
+  recentUploads,
+} from '../../platform/storage/history';
 
 export function App() {
   const [entries, setEntries] = useState<UploadEntry[]>();
+  // The newest page and the count, read first: the list shows before the whole history is read and indexed.
+  const [first, setFirst] = useState<{ rows: UploadEntry[]; total: number }>();
   const [query, setQuery] = useState('');
-  const [sort, setSort] = useState<Sort>('newest');
+  const [sort, setSort] = useState<HistorySort>('newest');
+  // How many pages of matches are rendered; a new search or order starts again at one.
+  const [pages, setPages] = useState(1);
   const [notice, setNotice] = useState<Notice>();
   const [confirmClear, setConfirmClear] = useState(false);
 
   const reload = () => listUploads().then(setEntries);
   useEffect(() => {
-    reload();
+    Promise.all([recentUploads(HISTORY_PAGE_SIZE), countUploads()])
+      .then(([rows, total]) => setFirst({ rows, total }))
+      .then(reload);
   }, []);
 
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    const list = (entries ?? []).filter(
-      (e) => !q || e.name.toLowerCase().includes(q) || e.link.toLowerCase().includes(q) || e.type.includes(q),
-    );
-    return sorted(list, sort);
-  }, [entries, query, sort]);
+  // Built once per load of the history; searches and sorts then reuse its lowercased texts and orders.
+  const index = useMemo(() => entries && new HistoryIndex(entries), [entries]);
+  const matches = useMemo(() => {
+    if (index) return index.search(query, sort);
+    // Until the index is there, the first page stands for the newest, unfiltered list.
+    return first && !query.trim() && sort === 'newest' ? first.rows : undefined;
+  }, [index, first, query, sort]);
+  const matchCount = index ? (matches?.length ?? 0) : (first?.total ?? 0);
+  const shown = visibleRows(matches ?? [], pages);
 
   async function importFile(file: File | undefined) {
     if (!file) return;
@@ -63,11 +67,26 @@ export function App() {
         <div class="row">
           <div class="grow">
             <label for="search">{t('search')}</label>
-            <input id="search" type="text" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+            <input
+              id="search"
+              type="text"
+              value={query}
+              onInput={(e) => {
+                setQuery(e.currentTarget.value);
+                setPages(1);
+              }}
+            />
           </div>
           <div>
             <label for="sort">{t('sort')}</label>
-            <select id="sort" value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)}>
+            <select
+              id="sort"
+              value={sort}
+              onChange={(e) => {
+                setSort(e.currentTarget.value as HistorySort);
+                setPages(1);
+              }}
+            >
               <option value="newest">{t('sortNewest')}</option>
               <option value="oldest">{t('sortOldest')}</option>
               <option value="name">{t('sortName')}</option>
@@ -79,6 +98,7 @@ export function App() {
           <button
             id="export"
             type="button"
+            disabled={entries === undefined}
             class="secondary"
             aria-describedby="export-note"
             onClick={() =>
@@ -134,10 +154,10 @@ export function App() {
           {t('exportHoldsKeys')}
         </p>
       </section>
-      {entries === undefined ? (
+      {matches === undefined ? (
         <p aria-busy="true">{t('loading')}</p>
       ) : shown.length === 0 ? (
-        <p class="muted">{t(entries.length === 0 ? 'noUploads' : 'noMatch')}</p>
+        <p class="muted">{t((entries?.length ?? first?.total) === 0 ? 'noUploads' : 'noMatch')}</p>
       ) : (
         <table>
           <caption class="sr-only">{t('uploads')}</caption>
@@ -153,6 +173,22 @@ export function App() {
             ))}
           </tbody>
         </table>
+      )}
+      {shown.length < matchCount && (
+        <p class="row">
+          <span id="shown-count" class="muted">
+            {plural('shownOfMatches', matchCount, shown.length)}
+          </span>
+          <button
+            id="show-more"
+            type="button"
+            class="secondary"
+            aria-describedby="shown-count"
+            onClick={() => setPages(pages + 1)}
+          >
+            {t('showMore', Math.min(HISTORY_PAGE_SIZE, matchCount - shown.length))}
+          </button>
+        </p>
       )}
     </main>
   );

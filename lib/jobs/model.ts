@@ -90,3 +90,13 @@ export function newJobState(req: JobRequest<UploadSource | HeldSource>, now = Da
 }
 
 export const isRunning = (job: JobState): boolean => job.state === 'running';
+
+/**
+ * The jobs a small view (the popup) lists: every running one and the `ended` that ended last, in
+ * their order, so that its height does not grow with a session's uploads.
+ */
+export function jobsInView(jobs: readonly JobState[], ended: number): JobState[] {
+  const endedJobs = jobs.filter((j) => !isRunning(j));
+  const kept = new Set(endedJobs.slice(Math.max(0, endedJobs.length - ended)));
+  return jobs.filter((j) => isRunning(j) || kept.has(j));
+}

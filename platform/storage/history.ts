@@ -87,6 +87,21 @@ export async function listUploads(): Promise<UploadEntry[]> {
   return all.reverse();
 }
 
+/** The `count` newest, read by a cursor on the time index (the popup needs no more). */
+export async function recentUploads(count: number): Promise<UploadEntry[]> {
+  const out: UploadEntry[] = [];
+  let cursor = await (await db()).transaction('uploads').store.index('time').openCursor(null, 'prev');
+  while (cursor && out.length < count) {
+    out.push(cursor.value);
+    cursor = await cursor.continue();
+  }
+  return out;
+}
+
+export async function countUploads(): Promise<number> {
+  return (await db()).count('uploads');
+}
+
 export async function getUpload(id: string): Promise<UploadEntry | undefined> {
   return (await db()).get('uploads', id);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type JobOwner, type JobState, newJobState } from '../../lib/jobs/model';
+import { type JobOwner, type JobState, jobsInView, newJobState } from '../../lib/jobs/model';
 import {
   acceptReport,
   dropOldJobs,
@@ -112,5 +112,21 @@ describe('the rest of the store', () => {
     expect(jobsBadge({ a: job('a') })).toBe('…');
     expect(jobsBadge({ a: job('a', { done: 1, total: 3 }) })).toBe('33%');
     expect(jobsBadge({ a: job('a'), b: job('b'), c: job('c', { state: 'failed' }) })).toBe('2');
+  });
+});
+
+describe('jobsInView', () => {
+  it('keeps every running job and only the last ended ones, in order', () => {
+    const list = [
+      job('a', { state: 'done' }),
+      job('b'),
+      job('c', { state: 'failed' }),
+      job('d', { state: 'done' }),
+      job('e'),
+      job('f', { state: 'cancelled' }),
+    ];
+    expect(jobsInView(list, 2).map((j) => j.id)).toEqual(['b', 'd', 'e', 'f']);
+    expect(jobsInView(list, 0).map((j) => j.id)).toEqual(['b', 'e']);
+    expect(jobsInView(list, 9)).toEqual(list);
   });
 });
