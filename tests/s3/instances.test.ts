@@ -21,9 +21,6 @@ let gateway: Gateway;
 let scratch: string;
 const servers: ProductServer[] = [];
 
-/** S3's smallest parts, one in flight: an upload holds at most 3 × 5 MiB, less than one 20 MiB file. */
-const SMALL_PARTS = { partSizeMiB: 5, partsInFlight: 1 };
-
 /** Credentials from the environment, as the README says; the rest from STORAGE_URL or the config file. */
 function credentials(): Record<string, string> {
   const info = ceph();
@@ -47,7 +44,7 @@ async function serverFromConfig(endpoint: string): Promise<ProductServer> {
     JSON.stringify({
       ...example,
       storageUrl: `s3://${bucket}/hushdrop/`,
-      s3: { ...example.s3, endpoint, region: ceph().region, ...SMALL_PARTS },
+      s3: { ...example.s3, endpoint, region: ceph().region },
       dataDir: join(scratch, `data-${servers.length}`),
       publicUrl: undefined,
       limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
@@ -63,7 +60,6 @@ async function serverFromEnv(endpoint: string, prefix = 'hushdrop/'): Promise<Pr
   await writeFile(
     limits,
     JSON.stringify({
-      s3: SMALL_PARTS,
       limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
     }),
   );
