@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
 import { type S3Settings, s3Settings } from '../../server/storage/s3-config';
+// Declares what the S3 project's global setup provides (inject('ceph')).
+import type {} from '../s3/global-setup';
 
 export const SUITE_BUCKET = 'hushdrop-server-suite';
 
