@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
+const SERVER_FILES_ON_S3 = ['addresses', 'download-page', 'hostile-uploads', 'large', 'record'];
+
 export default defineConfig({
   plugins: [WxtVitest()],
   test: {
@@ -17,7 +19,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 's3',
-          include: ['tests/s3/**/*.test.ts'],
+          include: [
+            'tests/s3/**/*.test.ts',
+            // The server suite again, on this store (tests/server/storage-under-test.ts): the files that
+            // look only through HTTP. The others read the disk store's files and run in `unit` only.
+            ...SERVER_FILES_ON_S3.map((name) => `tests/server/${name}.test.ts`),
+          ],
+          env: { HUSHDROP_TEST_STORAGE: 's3' },
           globalSetup: ['tests/s3/global-setup.ts'],
           // The memory test collects garbage before it measures.
           execArgv: ['--expose-gc'],

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { ApiContext } from './api/context';
 import { handleDelete, handleDownload, handleDownloadData } from './api/downloads';
 import { serverInfo } from './api/info';
-import { handleUpload, type Links } from './api/upload';
+import { handleUpload, type Links, replyStorageError } from './api/upload';
 import type { ServerSettings } from './config/settings';
 import type { AccessLog } from './http/access-log';
 import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
@@ -25,6 +25,7 @@ import {
 import { watchSlowClient } from './http/slow-clients';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
+import { isStorageError } from './storage/errors';
 
 /** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
 const SMALL_BODY_LIMIT = 8 * 1024;
@@ -226,7 +227,13 @@ export function createApp(deps: AppDeps): App {
 
     if (seams?.intercept && (await seams.intercept(x, ctx))) return;
     if (recipientRoutes && (await recipientRoutes(x, ctx))) return;
-    await dispatch(x);
+    try {
+      await dispatch(x);
+    } catch (err) {
+      // A store that fails where a route did not expect it (finding, deleting) is still a 503, not a 500.
+      if (!isStorageError(err) || res.headersSent) throw err;
+      replyStorageError(x.reply, err);
+    }
   }
 
   return {

@@ -16,6 +16,7 @@ import { DataDirInUseError } from './storage/disk-lock';
 
 const USAGE = `Usage: npm run server [-- serve | account add <name> | account remove <name> | account list | hash-token]
 Settings come from a config file (CONFIG=/path/config.json) and environment variables (PORT, HOST, DATA_DIR,
+STORAGE_URL with the AWS_* variables,
 PUBLIC_URL, TRUSTED_PROXIES, MAX_UPLOAD_BYTES, REQUIRE_ACCOUNT, ACCOUNTS_FILE, ACCESS_LOG, TLS_CERT, TLS_KEY),
 which win. See server/README.md.`;
 
@@ -35,7 +36,7 @@ async function serve(settings: ServerSettings): Promise<void> {
   console.log(`upload_url=${server.links.uploadUrl}`);
   console.log(
     `Hushdrop server listening on ${settings.host}:${server.port}${server.protocols ? ' (HTTPS)' : ''}; ` +
-      `data in ${settings.dataDir}; ${describeLimits(settings)}; ` +
+      `data in ${settings.s3 ? server.storage.description : settings.dataDir}; ${describeLimits(settings)}; ` +
       `${await server.ctx.accounts.count()} account(s). Ctrl-C stops it.`,
   );
   if (!settings.publicUrls.baseUrl && (settings.host === '0.0.0.0' || settings.host === '::'))

@@ -16,6 +16,7 @@ import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
 import { Limits } from './limits/limits';
 import { openDiskStorage } from './storage/disk';
+import { openS3Storage } from './storage/s3';
 import type { Storage } from './storage/types';
 import { type Sweeper, type SweepReport, startSweeper } from './uploads/sweeper';
 import { Uploads } from './uploads/uploads';
@@ -67,7 +68,8 @@ export async function startServer(
         }
       : undefined);
 
-  const storage = await openDiskStorage(settings.dataDir);
+  // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
+  const storage = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
   const uploads = new Uploads(storage, now);
   const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
   const accessLog = openAccessLog(settings.accessLog);

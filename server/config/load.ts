@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { type AccountEntry, checkUsername } from '../accounts/accounts';
 import { checkTokenHash } from '../accounts/tokens';
 import { ProxyListError, proxyList } from '../http/client';
+import { S3ConfigError, type S3Settings, s3Settings } from '../storage/s3-config';
 import { defaultDataDir, defaultSettings, type ServerSettings } from './settings';
 
 export class ConfigError extends Error {
@@ -109,6 +110,8 @@ const TOP_KEYS = [
   'host',
   'port',
   'dataDir',
+  'storageUrl',
+  's3',
   'publicUrl',
   'apiUrl',
   'uploadUrl',
@@ -139,6 +142,34 @@ const TIMEOUT_KEYS = [
   'shutdownGraceSeconds',
 ] as const;
 
+const S3_KEYS = ['endpoint', 'region', 'partSizeMiB', 'partsInFlight'] as const;
+
+/**
+ * The S3 store's settings: the URL, the config file's "s3" object, and the SDK's own variables, which win
+ * (AWS_ENDPOINT_URL_S3, AWS_REGION, …). Credentials come only from the environment or the SDK's chain
+ * (~/.aws, instance roles), never from the config file, which is often kept in a repository.
+ */
+function objectStorage(url: string, fileS3: unknown, env: NodeJS.ProcessEnv): S3Settings {
+  if (fileS3 !== undefined && !isObject(fileS3))
+    throw new ConfigError('"s3" in the config file must be an object.');
+  if (fileS3) onlyKeys(fileS3, S3_KEYS, '"s3" in the config file');
+  const fromFile: Record<string, string | undefined> = {};
+  if (fileS3?.endpoint !== undefined) fromFile.AWS_ENDPOINT_URL_S3 = text(fileS3.endpoint, 's3.endpoint');
+  if (fileS3?.region !== undefined) fromFile.AWS_REGION = text(fileS3.region, 's3.region');
+  const overrides: Partial<S3Settings> = {};
+  if (fileS3?.partSizeMiB !== undefined)
+    overrides.partSize = count(fileS3.partSizeMiB, 's3.partSizeMiB', 5120) * 1024 * 1024;
+  if (fileS3?.partsInFlight !== undefined)
+    overrides.partsInFlight = count(fileS3.partsInFlight, 's3.partsInFlight', 64);
+  const sdkVars = Object.fromEntries(Object.entries(env).filter(([name, v]) => name.startsWith('AWS_') && v));
+  try {
+    return s3Settings(url, { ...fromFile, ...sdkVars }, overrides);
+  } catch (err) {
+    if (err instanceof S3ConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
 function readConfigFile(path: string): Json {
   let source: string;
   try {
@@ -163,6 +194,7 @@ export const ENV_VARS = [
   'HOST',
   'PORT',
   'DATA_DIR',
+  'STORAGE_URL',
   'PUBLIC_URL',
   'TRUSTED_PROXIES',
   'MAX_UPLOAD_BYTES',
@@ -196,6 +228,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
 
   const dataDir = path('DATA_DIR', 'dataDir') ?? defaultDataDir(env);
   const s = defaultSettings(dataDir);
+
+  const storageUrl = pick('STORAGE_URL', 'storageUrl');
+  if (storageUrl) s.s3 = objectStorage(text(storageUrl.value, storageUrl.name), file.s3, env);
+  else if (file.s3 !== undefined)
+    throw new ConfigError('"s3" in the config file needs "storageUrl" as well.');
 
   const host = pick('HOST', 'host');
   if (host) s.host = text(host.value, host.name);

@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountEntry } from '../accounts/accounts';
+import type { S3Settings } from '../storage/s3-config';
 
 export interface ServerLimits {
   /** Requests per address per minute, on every route (0 = no limit). */
@@ -34,6 +35,8 @@ export interface ServerSettings {
   port: number;
   /** Where the disk store keeps uploads, and the accounts file by default. */
   dataDir: string;
+  /** Uploads in S3-compatible object storage (STORAGE_URL=s3://bucket/prefix) instead of dataDir. */
+  s3?: S3Settings;
   /**
    * Public addresses for links. `baseUrl` alone gives the others (`/api`, `/u`); none set: the listening
    * address, or what a trusted proxy reports per request.

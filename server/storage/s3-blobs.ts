@@ -43,6 +43,9 @@ export class S3Blobs implements BlobStore {
     this.dir = `${settings.prefix}blobs/`;
   }
 
+  /** Keys of failed puts whose cleanup the store did not answer (bounded: one per failed upload). */
+  private readonly leftOver = new Set<string>();
+
   keyOf(id: string): string {
     checkId(id);
     return `${this.dir}${id}`;
@@ -50,6 +53,8 @@ export class S3Blobs implements BlobStore {
 
   async put(id: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
     const key = this.keyOf(id);
+    // The store answers again after a failure: finish cleaning up what that failure left first.
+    for (const left of [...this.leftOver]) if (await this.cleanUp(left)) this.leftOver.delete(left);
     const { signal } = options;
     let size = 0;
     const counter = new Transform({
@@ -91,7 +96,7 @@ export class S3Blobs implements BlobStore {
       body.unpipe(counter);
       counter.destroy();
       body.destroy();
-      await this.cleanUp(key);
+      if (!(await this.cleanUp(key))) this.leftOver.add(key);
       if (signal?.aborted) throw signal.reason;
       if (bodyError !== undefined) throw bodyError;
       throw s3Error(storeErrors.find(answeredByStore) ?? storeErrors[0] ?? err, 'storing an upload');
@@ -105,7 +110,7 @@ export class S3Blobs implements BlobStore {
    * completed after all (an answer lost on the way). Bounded to one request's time in all, so that the
    * uploader hears of the failure soon; what is left then (the store is gone), the sweep removes.
    */
-  private async cleanUp(key: string): Promise<void> {
+  private async cleanUp(key: string): Promise<boolean> {
     const signal = deadline(this.settings, 1);
     try {
       for (const open of await this.openUploads(key, signal)) {
@@ -114,8 +119,10 @@ export class S3Blobs implements BlobStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }), {
         abortSignal: signal,
       });
+      return true;
     } catch {
-      // The store is unreachable: the sweep aborts what is left once it is back.
+      // The store is unreachable: the next put, or the sweep, aborts what is left once it is back.
+      return false;
     }
   }
 

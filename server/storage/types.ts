@@ -61,6 +61,11 @@ export interface BlobStore {
   delete(id: string): Promise<void>;
   /** Every visible blob (never one still being written), in no particular order. */
   list(): AsyncIterable<BlobInfo>;
+  /**
+   * Removes writes started more than `olderThanMs` ago and never finished (S3: multipart uploads an
+   * instance that crashed left open); resolves with how many. Absent where a failed write leaves nothing.
+   */
+  sweepOpenUploads?(olderThanMs: number): Promise<number>;
 }
 
 /** A value with the version it was read at; the version is opaque (a counter on disk, an ETag on S3). */

@@ -114,6 +114,8 @@ export class Uploads {
       await this.storage.blobs.delete(blob.id);
       orphans += 1;
     }
+    // Multipart uploads of an instance that died mid-upload, or whose cleanup the store did not answer.
+    orphans += (await this.storage.blobs.sweepOpenUploads?.(orphanAgeMs)) ?? 0;
     return { expired, orphans };
   }
 }

@@ -82,3 +82,55 @@ describe('settings', () => {
     expect(() => loadSettings({ CONFIG: join(dir, 'absent.json') })).toThrow(/cannot be read/);
   });
 });
+
+describe('object storage settings', () => {
+  it('leave the disk store in place without a storage URL', async () => {
+    expect((await withConfig({})).s3).toBeUndefined();
+  });
+
+  it('take storageUrl and "s3" from the file, the SDK variables over them, credentials from the environment only', async () => {
+    const s = await withConfig(
+      {
+        storageUrl: 's3://drops/prod',
+        s3: { endpoint: 'http://127.0.0.1:7480', region: 'eu-1', partSizeMiB: 16, partsInFlight: 3 },
+      },
+      { AWS_REGION: 'eu-2', AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: 'secret' },
+    );
+    expect(s.s3).toMatchObject({
+      bucket: 'drops',
+      prefix: 'prod/',
+      endpoint: 'http://127.0.0.1:7480',
+      region: 'eu-2',
+      partSize: 16 * 1024 * 1024,
+      partsInFlight: 3,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    const fromEnv = loadSettings({
+      HOME: dir,
+      STORAGE_URL: 's3://other/',
+      AWS_ENDPOINT_URL_S3: 'https://s3.example',
+    });
+    expect(fromEnv.s3).toMatchObject({ bucket: 'other', prefix: '', endpoint: 'https://s3.example' });
+  });
+
+  it('refuse every mistake with a sentence that names it', async () => {
+    const cases: [unknown, Record<string, string>, RegExp][] = [
+      [{ storageUrl: 'https://drops' }, {}, /STORAGE_URL must look like s3:\/\/<bucket>\/<prefix>/],
+      [{ storageUrl: 's3://No_Such' }, {}, /not a valid S3 bucket name/],
+      [{ s3: { region: 'x' } }, {}, /"s3" in the config file needs "storageUrl"/],
+      [{ storageUrl: 's3://drops/', s3: { secretAccessKey: 'x' } }, {}, /secretAccessKey/],
+      [{ storageUrl: 's3://drops/', s3: { partSizeMiB: 1 } }, {}, /at least 5242880 bytes/],
+      [
+        { storageUrl: 's3://drops/', s3: { endpoint: 'ftp://x' } },
+        {},
+        /must be an http:\/\/ or https:\/\/ address/,
+      ],
+      [{ storageUrl: 's3://drops/' }, { AWS_ACCESS_KEY_ID: 'id' }, /AWS_SECRET_ACCESS_KEY is not/],
+    ];
+    for (const [config, env, message] of cases) {
+      await expect(withConfig(config, env), JSON.stringify(config)).rejects.toSatisfy(
+        (err) => err instanceof ConfigError && message.test((err as Error).message),
+      );
+    }
+  });
+});

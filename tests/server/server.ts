@@ -20,6 +20,7 @@ import { parseUploadRecord } from '../../server/uploads/record';
 import { replyDownloadPage, servesPage } from './download-page';
 import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
+import { s3ForTestServer } from './storage-under-test';
 import { makeTlsIdentity } from './tls';
 import type { DeletionMode, ReferenceServer, ServerOptions, StoredUpload } from './types';
 
@@ -96,6 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     accessLog: 'off',
     // Expiry is also enforced on access; a test that is about the sweeper sets its own interval.
     sweepIntervalMs: 3_600_000,
+    s3: await s3ForTestServer(),
     ...opts.settings,
   };
 
@@ -144,6 +146,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     ...(opts.onSweep ? { onSweep: opts.onSweep } : {}),
   });
   const storage = hushdrop.storage as DiskStorage;
+  const onDisk = settings.s3 === undefined;
 
   let tls: ReferenceServer['tls'];
   if (identity) {
@@ -168,6 +171,8 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     hushdrop,
     setFault: (fault, faultOpts) => faults.set(fault, faultOpts),
     stored(fileName: string): StoredUpload | undefined {
+      // Synchronous, so it reads the disk store's files; on S3 a test asks through HTTP instead.
+      if (!onDisk) throw new Error('stored() reads the disk store; this server keeps uploads in S3.');
       let text: string;
       try {
         text = readFileSync(storage.records.pathOf(fileName), 'utf8');

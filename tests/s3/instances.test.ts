@@ -1,0 +1,269 @@
+// Two server processes (`npm run server`, server/main.ts) on one bucket, as a deployment runs them:
+// uploads through one are downloaded and deleted through the other, a one-view link asked of both at
+// once is delivered once, and the store stopped in the middle of an upload gives a clear error and
+// leaves nothing. One server starts from a config file (the README's example), the other from STORAGE_URL.
+
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProductServer, startProductServer } from '../server/product-cli';
+import { type Gateway, startGateway } from './ceph';
+import { ceph, emptyBucket, freshBucket, MiB, openUploads, patternStream, rawClient, rounds } from './store';
+
+let client: S3Client;
+let bucket: string;
+let gateway: Gateway;
+let scratch: string;
+const servers: ProductServer[] = [];
+
+/** Credentials from the environment, as the README says; the rest from STORAGE_URL or the config file. */
+function credentials(): Record<string, string> {
+  const info = ceph();
+  return { AWS_ACCESS_KEY_ID: info.accessKeyId, AWS_SECRET_ACCESS_KEY: info.secretAccessKey };
+}
+
+/** The JSON block right after the README's marker for the tested S3 config example. */
+async function readmeExample(): Promise<Record<string, any>> {
+  const text = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const marker = text.indexOf('<!-- tested s3 config example -->');
+  expect(marker).toBeGreaterThan(0);
+  return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text.slice(marker))![1]!);
+}
+
+async function serverFromConfig(endpoint: string): Promise<ProductServer> {
+  const config = join(scratch, `config-${servers.length}.json`);
+  const example = await readmeExample();
+  // The README's example, with this test's bucket, gateway, folder and addresses, and no limits.
+  await writeFile(
+    config,
+    JSON.stringify({
+      ...example,
+      storageUrl: `s3://${bucket}/hushdrop/`,
+      s3: { ...example.s3, endpoint, region: ceph().region },
+      dataDir: join(scratch, `data-${servers.length}`),
+      publicUrl: undefined,
+      limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
+    }),
+  );
+  const server = await startProductServer({ CONFIG: config, ...credentials() });
+  servers.push(server);
+  return server;
+}
+
+async function serverFromEnv(endpoint: string, prefix = 'hushdrop/'): Promise<ProductServer> {
+  const limits = join(scratch, 'limits.json');
+  await writeFile(
+    limits,
+    JSON.stringify({
+      limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
+    }),
+  );
+  const server = await startProductServer({
+    CONFIG: limits,
+    DATA_DIR: join(scratch, `data-${servers.length}`),
+    STORAGE_URL: `s3://${bucket}/${prefix}`,
+    AWS_ENDPOINT_URL_S3: endpoint,
+    AWS_REGION: ceph().region,
+    ...credentials(),
+  });
+  servers.push(server);
+  return server;
+}
+
+interface Answer {
+  status: number;
+  json: any;
+}
+
+/** POSTs a multipart form whose file streams from `body` (node:http: the client holds little of it). */
+function streamUpload(uploadTo: string, body: Readable, size: number, fields: Record<string, string>) {
+  const boundary = `----hushdrop${Math.random().toString(36).slice(2)}`;
+  let head = '';
+  for (const [name, value] of Object.entries(fields))
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\n`;
+  head += 'Content-Type: application/octet-stream\r\n\r\n';
+  const tail = `\r\n--${boundary}--\r\n`;
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(uploadTo, {
+      method: 'POST',
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(Buffer.byteLength(head) + size + Buffer.byteLength(tail)),
+      },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = { text };
+        }
+        resolve({ status: res.statusCode ?? 0, json });
+      });
+      res.on('error', reject);
+    });
+    req.write(head);
+    body.on('error', reject);
+    body.on('end', () => req.end(tail));
+    body.pipe(req, { end: false });
+  });
+}
+
+/** GETs `url`, hashing the body as it arrives. */
+async function download(url: string): Promise<{ status: number; digest: string; size: number }> {
+  const res = await fetch(url);
+  const hash = createHash('sha256');
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      hash.update(chunk);
+      size += chunk.length;
+    }
+  }
+  return { status: res.status, digest: hash.digest('hex'), size };
+}
+
+/** Resident memory of a process now (VmRSS) or at its peak (VmHWM, the kernel's high-water mark). */
+async function rss(server: ProductServer, which: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
+  return Number(new RegExp(`^${which}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
+}
+
+async function objectsUnder(prefix: string): Promise<string[]> {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+  return (page.Contents ?? []).map((o) => o.Key!);
+}
+
+async function openUnder(prefix: string): Promise<string[]> {
+  return (await openUploads(client, bucket)).filter((upload) => upload.startsWith(prefix));
+}
+
+beforeAll(async () => {
+  client = rawClient();
+  bucket = await freshBucket(client);
+  gateway = await startGateway(ceph());
+  scratch = await mkdtemp(join(tmpdir(), 'hushdrop-instances-'));
+});
+afterAll(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+  await emptyBucket(client, bucket);
+  client?.destroy();
+  await gateway?.stop();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('two server instances on one bucket', () => {
+  let a: ProductServer;
+  let b: ProductServer;
+  beforeAll(async () => {
+    a = await serverFromConfig(ceph().endpoint);
+    b = await serverFromEnv(ceph().endpoint);
+  });
+
+  it('name the store in their start message, without credentials', () => {
+    for (const server of [a, b]) {
+      const text = server.output.join('\n');
+      expect(text).toContain(`data in s3://${bucket}/hushdrop/ at ${new URL(ceph().endpoint).origin}`);
+      expect(text).not.toContain(ceph().secretAccessKey);
+    }
+  });
+
+  it('50 concurrent uploads of 20 MiB over both, downloaded and deleted through the other', async () => {
+    const SIZE = 20 * MiB;
+    const COUNT = 50;
+    const started = await Promise.all([a, b].map((server) => rss(server, 'VmRSS')));
+    const results = await Promise.all(
+      Array.from({ length: COUNT }, async (_, i) => {
+        const [via, other] = i % 2 === 0 ? [a, b] : [b, a];
+        const source = patternStream(SIZE, i + 1);
+        const answer = await streamUpload(`${via.apiUrl}/v1/Upload`, source.stream, SIZE, {
+          encrypt: 'false',
+          genDeletionKey: 'true',
+        }).catch((err: Error) => {
+          throw new Error(`${err.message}; the server said: ${via.output.slice(-5).join('\n')}`);
+        });
+        expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+        const { fileName, deletionKey, url } = answer.json.result;
+        const link = url.replace(via.baseUrl, other.baseUrl);
+        const got = await download(link);
+        expect(got).toEqual({ status: 200, digest: source.digest(), size: SIZE });
+        const deleted = await fetch(`${other.uploadUrl}/${fileName}/${deletionKey}`);
+        expect(await deleted.text()).toContain('has been Deleted');
+        expect((await fetch(url)).status).toBe(404);
+        return fileName as string;
+      }),
+    );
+    expect(new Set(results).size).toBe(COUNT);
+    expect(await objectsUnder('hushdrop/')).toEqual([]);
+    expect(await openUploads(client, bucket)).toEqual([]);
+    const peaks = await Promise.all([a, b].map((server) => rss(server, 'VmHWM')));
+    const mib = (bytes: number[]) => bytes.map((x) => (x / MiB).toFixed(0)).join(' and ');
+    console.info(
+      `RSS of the two servers: ${mib(started)} MiB at the start, peak ${mib(peaks)} MiB over ${COUNT} × 20 MiB`,
+    );
+    // Generous: each server takes 25 uploads at once; holding them whole would add 25 × 20 MiB.
+    for (const [i, peak] of peaks.entries()) expect(peak - started[i]!).toBeLessThan((COUNT / 2) * SIZE);
+  });
+
+  it('delivers a one-view link once when both are asked at the same moment, 100 of 100', async () => {
+    const delivered = await rounds(100, 1, async (i) => {
+      const source = patternStream(4096, 1000 + i);
+      const answer = await streamUpload(`${a.baseUrl}/v1/Upload?sub=api`, source.stream, 4096, {
+        encrypt: 'false',
+        expirationUnit: 'views',
+        expirationLength: '1',
+      });
+      expect(answer.status).toBe(200);
+      const url: string = answer.json.result.url;
+      const both = await Promise.all([download(url), download(url.replace(a.baseUrl, b.baseUrl))]);
+      const ok = both.filter((d) => d.status === 200);
+      expect(ok).toHaveLength(1);
+      expect(ok[0]!.digest).toBe(source.digest());
+      expect(both.map((d) => d.status).sort()).toEqual([200, 404]);
+      return ok.length;
+    });
+    expect(delivered.reduce((x, y) => x + y, 0)).toBe(100);
+  });
+});
+
+describe('the store stopped in the middle of an upload', () => {
+  it('answers 503 with a sentence, keeps nothing, and works again once the store is back', async () => {
+    // A prefix of its own: nothing another test left counts.
+    const server = await serverFromEnv(gateway.endpoint, 'cut/');
+    const SIZE = 64 * MiB;
+    const source = patternStream(SIZE, 7);
+    const answered = streamUpload(`${server.apiUrl}/v1/Upload`, source.stream, SIZE, { encrypt: 'false' });
+    // Stop the gateway once the upload is in the store (a multipart upload is open).
+    while ((await openUnder('cut/')).length === 0 && source.pulled() < SIZE) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(source.pulled()).toBeLessThan(SIZE);
+    await gateway.stop();
+    const answer = await answered.catch((err: Error) => ({ status: 0, json: { error: err.message } }));
+    expect(answer.status).toBe(503);
+    expect(JSON.stringify(answer.json)).toMatch(/cannot store uploads right now\. Nothing was kept/);
+
+    await gateway.start();
+    expect(await objectsUnder('cut/')).toEqual([]);
+    const next = patternStream(6 * MiB, 8);
+    const again = await streamUpload(`${server.apiUrl}/v1/Upload`, next.stream, 6 * MiB, {
+      encrypt: 'false',
+    });
+    expect(again.status).toBe(200);
+    // The cut upload's multipart upload, which the store could not be told to abort while it was down,
+    // is aborted by the next upload once it answers again (and otherwise by the sweep).
+    expect(await openUnder('cut/')).toEqual([]);
+    expect(await download(again.json.result.url)).toMatchObject({ status: 200, digest: next.digest() });
+  });
+});
