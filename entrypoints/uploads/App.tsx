@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { offerDownload } from '../../components/download';
 import { type Notice, UploadRow } from '../../components/UploadRow';
-import { exportHistory, HistoryImportError, parseHistoryExport, type UploadEntry } from '../../lib/history';
+import { exportHistory, HistoryImportError, readHistoryExport, type UploadEntry } from '../../lib/history';
 import { HISTORY_PAGE_SIZE, HistoryIndex, type HistorySort, visibleRows } from '../../lib/history/search';
 import { plural, t } from '../../lib/i18n';
 import {
@@ -43,7 +43,7 @@ export function App() {
   async function importFile(file: File | undefined) {
     if (!file) return;
     try {
-      const added = await mergeUploads(parseHistoryExport(await file.text()));
+      const added = await mergeUploads(await readHistoryExport(file));
       setNotice({ kind: 'ok', text: plural('imported', added) });
       reload();
     } catch (err) {

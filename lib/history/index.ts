@@ -123,6 +123,16 @@ export function exportHistory(entries: UploadEntry[]): string {
   return JSON.stringify({ format: EXPORT_FORMAT, version: 1, uploads: entries }, null, 2);
 }
 
+/**
+ * Reads an export file: its size is checked before a byte of it is read, so a huge file is
+ * refused without being loaded into memory.
+ */
+export async function readHistoryExport(file: Blob): Promise<UploadEntry[]> {
+  if (file.size > IMPORT_MAX_BYTES)
+    throw new HistoryImportError(t('importTooLarge', formatBytes(IMPORT_MAX_BYTES)));
+  return parseHistoryExport(await file.text());
+}
+
 /** Parses an export; throws HistoryImportError with a sentence, and accepts nothing if any entry is bad. */
 export function parseHistoryExport(text: string): UploadEntry[] {
   if (text.length > IMPORT_MAX_BYTES)

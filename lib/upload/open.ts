@@ -1,9 +1,10 @@
 // Opening a link: the file's bytes from its server (through Teknik's download page when the server
 // sends one: download-page.ts), decrypted as they arrive when the link carries a key (cryptStream),
 // into a sink the caller gives (the viewer: a disk-backed scratch file). Nothing is trusted: the
-// length is held to what the server announced or the upload recorded, and a server that stops
-// sending is given up on. fetch, the timers and the sink come in as parameters. A file in the
-// authenticated format is verified record by record; a change anywhere fails the whole download,
+// answer must come from the link's server (redirects elsewhere are refused), the length is held to
+// the size the upload recorded, else to what the server announced, else to a limit, and a server
+// that stops sending is given up on. fetch, the timers and the sink come in as parameters. A file in
+// the authenticated format is verified record by record; a change anywhere fails the whole download,
 // and the caller throws away what reached the sink.
 import { createCipher, cryptStream, eceDecryptStream, LinkIntegrityError } from '../crypto';
 import { formatBytes, formatNumber, plural, t } from '../i18n';
@@ -39,11 +40,20 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /** How long the server may send nothing before the download is given up (undefined: the default). */
   silenceMs?: number;
+  /** The most bytes written when neither the server nor the history says a length (undefined: the default). */
+  unannouncedLimit?: number;
   timers?: Timers;
 }
 
 /** How long the server may send nothing before the download is given up. */
 export const OPEN_SILENCE_MS = 60_000;
+
+/**
+ * The most a download with no length from the server and none recorded may write: without it a
+ * server could fill the disk (the extension holds unlimitedStorage). 4 GiB is above what the
+ * servers Hushdrop knows take in one file; the viewer lowers it to the space the browser has.
+ */
+export const OPEN_UNANNOUNCED_LIMIT = 4 * 2 ** 30;
 
 /** Types that must never be handed to the browser as what they are (they could run script). */
 const ACTIVE_TYPES =
@@ -70,6 +80,36 @@ function announcedLength(res: Response): number | undefined {
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
+/**
+ * The same server as the link's: the same origin, or the same host and port moved from http to
+ * https (an upgrade is still the server in the link).
+ */
+function sameServer(answered: string, asked: string): boolean {
+  const a = new URL(answered);
+  const b = new URL(asked);
+  if (a.origin === b.origin) return true;
+  const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
+  return (
+    a.hostname === b.hostname &&
+    b.protocol === 'http:' &&
+    a.protocol === 'https:' &&
+    port(b) === '80' &&
+    port(a) === '443'
+  );
+}
+
+/**
+ * The length a download must have: the size recorded at upload when there is one (a server may
+ * not announce more), else what the server announced. A larger announcement is refused before
+ * a byte is written.
+ */
+function lengthToExpect(announced: number | undefined, recorded: number | undefined): number | undefined {
+  if (recorded === undefined) return announced;
+  if (announced !== undefined && announced > recorded)
+    throw new OpenLinkError(t('openTooLong', plural('bytes', recorded)));
+  return recorded;
+}
+
 /** Downloads `target` into the sink; resolves with the file's type and size once all of it is there. */
 export async function openLink(
   target: OpenTarget,
@@ -79,6 +119,7 @@ export async function openLink(
     onProgress,
     signal,
     silenceMs = OPEN_SILENCE_MS,
+    unannouncedLimit = OPEN_UNANNOUNCED_LIMIT,
     timers = globalTimers,
   }: OpenOptions,
 ): Promise<{ contentType: string; size: number }> {
@@ -108,6 +149,12 @@ export async function openLink(
       throw new OpenLinkError(t('openUnreachable'));
     }
     dog.restart();
+    // fetch follows redirects itself; an answer that ended on another server is not read at all.
+    // (Its request went out with no cookies and no referrer; the key is in the fragment, never sent.)
+    if (!sameServer(res.url || url, target.url)) {
+      await res.body?.cancel().catch(() => {});
+      throw new OpenLinkError(t('openRedirectElsewhere', new URL(res.url || url).host));
+    }
     if (res.status === 404 || res.status === 410) throw new OpenLinkError(t('openGone'));
     if (!res.ok) throw new OpenLinkError(t('openHttp', String(res.status)));
     return res;
@@ -132,7 +179,7 @@ export async function openLink(
       }
     }
     if (!res.body) throw new OpenLinkError(t('openNoBody'));
-    const limit = announcedLength(res) ?? target.knownSize;
+    const limit = lengthToExpect(announcedLength(res), target.knownSize);
     const reader = res.body.getReader();
     let received = 0;
     // The server's bytes, counted and held to the limit; a broken connection is told as such.
@@ -155,9 +202,10 @@ export async function openLink(
           }
           dog.restart();
           received += step.value.length;
-          if (limit !== undefined && received > limit) {
+          const cap = limit ?? unannouncedLimit;
+          if (received > cap) {
             await reader.cancel().catch(() => {});
-            throw new OpenLinkError(t('openTooLong', plural('bytes', limit)));
+            throw new OpenLinkError(t('openTooLong', plural('bytes', cap)));
           }
           onProgress?.({ done: received, total: limit });
           out.enqueue(step.value);

@@ -179,6 +179,9 @@ export function streamTransport(
     }
     const abort = requestAbort(signal, timers, timeoutMs);
     let taken = 0;
+    // Once the server has answered it may hold the file: an error then is never "refused", which
+    // would send the file a second time.
+    let answered = false;
     const source = body.stream.getReader();
     // Counts what the network takes: nothing is queued here, so each pull is a request for bytes.
     const counted = new ReadableStream<Uint8Array>(
@@ -206,6 +209,7 @@ export function streamTransport(
         signal: abort.signal,
         duplex: 'half',
       } as RequestInit);
+      answered = true;
       abort.restart();
       const text = await response.text();
       return { status: response.status, contentType: response.headers.get('content-type'), body: text };
@@ -213,7 +217,7 @@ export function streamTransport(
       if (abort.timedOut()) throw timeoutError();
       if (signal?.aborted) throw abortedError(signal.reason);
       if (error instanceof UploadError) throw error;
-      if (taken <= REFUSED_WITHIN_BYTES) throw streamRefusedError(error);
+      if (!answered && taken <= REFUSED_WITHIN_BYTES) throw streamRefusedError(error);
       throw networkError(error);
     } finally {
       abort.dispose();

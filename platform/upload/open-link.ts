@@ -2,7 +2,7 @@
 // the decryption), for the viewer to offer as a download. Nothing is rendered in the extension's
 // origin. The decrypted copy is plaintext on disk: the viewer holds its lock and removes it when
 // the tab goes; the background sweeps what a closed tab could not remove.
-import { type OpenOptions, type OpenTarget, openLink } from '../../lib/upload/open';
+import { OPEN_UNANNOUNCED_LIMIT, type OpenOptions, type OpenTarget, openLink } from '../../lib/upload/open';
 import { createScratch, type Scratch } from '../storage/scratch-files';
 
 export async function openToDisk(
@@ -12,6 +12,7 @@ export async function openToDisk(
   const held: { scratch?: Scratch } = {};
   try {
     const { contentType } = await openLink(target, {
+      unannouncedLimit: await roomOnDisk(),
       ...options,
       fetch: (url, init) => fetch(url, init),
       openSink: async () => {
@@ -25,4 +26,12 @@ export async function openToDisk(
     await held.scratch?.remove();
     throw err;
   }
+}
+
+/** What a download with no known length may write: the default limit, or less when the browser has less room. */
+async function roomOnDisk(): Promise<number> {
+  const { quota, usage } = await navigator.storage.estimate().catch(() => ({ quota: undefined, usage: 0 }));
+  return quota === undefined
+    ? OPEN_UNANNOUNCED_LIMIT
+    : Math.max(0, Math.min(OPEN_UNANNOUNCED_LIMIT, quota - (usage ?? 0)));
 }

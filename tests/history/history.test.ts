@@ -7,6 +7,7 @@ import {
   newEntries,
   openingOf,
   parseHistoryExport,
+  readHistoryExport,
   type UploadEntry,
 } from '../../lib/history';
 
@@ -160,5 +161,26 @@ describe('how an upload is opened', () => {
     expect(openingOf(entry(1, { mode: 'none', key: undefined, link: 'https://u.example/f1.png' }))).toBe(
       'direct',
     );
+  });
+});
+
+describe('reading an export file', () => {
+  it('refuses a file over the limit by its size, before reading it', async () => {
+    let read = false;
+    // A real Blob that notes when it is read: the refusal must come from its size alone.
+    class Watched extends Blob {
+      override text() {
+        read = true;
+        return super.text();
+      }
+    }
+    const big = new Watched([new Uint8Array(IMPORT_MAX_BYTES + 1)]);
+    await expect(readHistoryExport(big)).rejects.toThrow(HistoryImportError);
+    expect(read).toBe(false);
+  });
+
+  it('reads a file within the limit', async () => {
+    const list = [entry(1)];
+    expect(await readHistoryExport(new Blob([exportHistory(list)]))).toEqual(list);
   });
 });

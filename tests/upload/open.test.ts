@@ -51,7 +51,7 @@ afterAll(async () => {
 let sinkEnd: 'open' | 'closed' | 'aborted' | undefined;
 
 /** Opens `target` into memory; resolves with the bytes, the type and every progress report. */
-async function open(target: OpenTarget, silenceMs?: number) {
+async function open(target: OpenTarget, silenceMs?: number, unannouncedLimit?: number) {
   const chunks: Uint8Array[] = [];
   const progress: OpenProgress[] = [];
   sinkEnd = undefined;
@@ -71,6 +71,7 @@ async function open(target: OpenTarget, silenceMs?: number) {
     },
     onProgress: (p) => progress.push(p),
     silenceMs,
+    unannouncedLimit,
   });
   return { bytes: Buffer.concat(chunks), contentType, size, progress };
 }
@@ -222,6 +223,43 @@ describe('answers a download must not be fooled by', () => {
       res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(randomBytes(5000));
     const error = await failure(open({ url: `${hostile.origin}/long`, knownSize: 4000 }));
     expect(error.message).toMatch(/more than the 4,000 bytes/);
+    expect(sinkEnd).toBe('aborted');
+  });
+
+  it('a redirect to another server: refused, and nothing it sends reaches the sink', async () => {
+    routes['/moved'] = (res) => res.writeHead(302, { Location: `${ref.server.uploadUrl}/x.bin` }).end();
+    const error = await failure(open({ url: `${hostile.origin}/moved`, cipher }));
+    expect(error.message).toMatch(new RegExp(`another server \\(${new URL(ref.server.uploadUrl).host}\\)`));
+    expect(sinkEnd).toBeUndefined();
+  });
+
+  it('a redirect on the same server is followed', async () => {
+    routes['/here'] = (res) => res.writeHead(302, { Location: '/there' }).end();
+    routes['/there'] = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': 10 })
+        .end('0123456789');
+    const opened = await open({ url: `${hostile.origin}/here`, knownSize: 10 });
+    expect(opened.bytes.toString()).toBe('0123456789');
+  });
+
+  it('a length announced above the recorded size: refused before anything is written', async () => {
+    routes['/announced'] = (res) =>
+      res
+        .writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': 5000 })
+        .end(randomBytes(5000));
+    const error = await failure(open({ url: `${hostile.origin}/announced`, knownSize: 4000 }));
+    expect(error.message).toMatch(/more than the 4,000 bytes/);
+    expect(sinkEnd).toBeUndefined();
+  });
+
+  it('no length announced and none recorded: held to the limit for unannounced downloads', async () => {
+    routes['/endless'] = (res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(randomBytes(50_000));
+    };
+    const error = await failure(open({ url: `${hostile.origin}/endless` }, undefined, 20_000));
+    expect(error.message).toMatch(/more than the 20,000 bytes/);
     expect(sinkEnd).toBe('aborted');
   });
 

@@ -4,6 +4,7 @@
 // source, a stream the network never took is 'stream-refused', and one that broke off is 'network'.
 import { createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,5 +145,34 @@ describe('a streamed, encrypted upload', () => {
     server.setFault('close-mid-upload', { once: true });
     const error = await sendZeros(8 * 1024 * 1024, target(server)).sending.catch((e: unknown) => e);
     expect((error as UploadError).kind).toBe('network');
+  });
+
+  it('a small body the server took and answered, then a broken answer: network, never refused', async () => {
+    // The server stored the file before its answer broke: calling that "refused" would send it again.
+    const answering = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+        res.write('{"result":', () => res.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => answering.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(answering.address() as { port: number }).port}/upload`;
+      const body = new Blob([new Uint8Array(1000)]);
+      const error = await streamTransport()(
+        {
+          url,
+          headers: {},
+          body: { stream: body.stream(), length: body.size, contentType: 'application/octet-stream' },
+        },
+        {},
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UploadError);
+      expect((error as UploadError).kind).toBe('network');
+    } finally {
+      answering.closeAllConnections();
+      await new Promise((resolve) => answering.close(resolve));
+    }
   });
 });
