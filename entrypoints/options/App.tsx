@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { GrantedHostsSection } from '../../components/GrantedHostsSection';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { ShortcutsSection } from '../../components/ShortcutsSection';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
@@ -297,6 +298,7 @@ export function App() {
         </div>
       </form>
       <ShortcutsSection />
+      <GrantedHostsSection />
       <PaymentRootsSection />
     </main>
   );

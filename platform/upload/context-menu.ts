@@ -48,6 +48,12 @@ async function fetchInPage(
 ): Promise<{ type: string; base64: string } | { error: string }> {
   try {
     const res = await fetch(url, { credentials: 'include' });
+    // Firefox's content scripts fetch with the extension's host access: a redirect to another
+    // site is left to the extension's own fetch, which refuses it with a sentence.
+    if (res.url && new URL(res.url).origin !== new URL(url, location.href).origin) {
+      await res.body?.cancel();
+      return { error: 'redirected to another site' };
+    }
     if (!res.ok) return { error: `HTTP ${res.status}` };
     // Read no more than the cap: a bigger file is left to the extension, which fetches it to disk.
     const tooBig = { error: 'too big to pass from the page' };

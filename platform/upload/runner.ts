@@ -14,6 +14,7 @@ import {
 } from '../../lib/jobs/model';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { throttle } from '../../lib/throttle';
+import { landedElsewhere } from '../../lib/upload/landed';
 import { createScratch } from '../storage/scratch-files';
 import { dropStagedFile, takeStagedFile } from './staging';
 import { runUpload } from './upload-file';
@@ -50,6 +51,12 @@ async function resolveSource(
   } catch (err) {
     if (signal.aborted) throw err;
     throw new JobError(t('fetchFailed'));
+  }
+  // Permission was asked for the URL's own site: a redirect may not take the fetch to another one.
+  const elsewhere = landedElsewhere(source.url, res);
+  if (elsewhere !== undefined) {
+    await res.body?.cancel().catch(() => {});
+    throw new JobError(t('fetchRedirected', new URL(source.url).host, elsewhere));
   }
   if (!res.ok) throw new JobError(t('fetchHttp', String(res.status)));
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

@@ -131,6 +131,24 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       await page.close();
     });
 
+    it('a link whose file redirects to another site: refused, as permission was asked for the link’s site only', async () => {
+      // 127.0.0.1 is granted by the manifest, so only the redirect check stands between the page and it.
+      const elsewhere = await startSite(Buffer.from('a file on another site'));
+      try {
+        const to = `${site.origin}/redirect?to=${encodeURIComponent(`${elsewhere.origin}/cat.png`)}`;
+        const page = await d.openUrl(`${site.origin}/link?to=${encodeURIComponent(to)}`);
+        await page.waitFor('#link');
+        await d.contextMenu(page, '#link', 'link');
+        const job = await endedJob(d, (j) => j.name.startsWith('redirect'));
+        expect(job.state).toBe('failed');
+        expect(job.error).toContain(`sent the file on to another site (127.0.0.1:`);
+        expect(job.link).toBeUndefined();
+        await page.close();
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
     it('uploads selected text', async () => {
       const page = await d.openUrl(`${site.origin}/`);
       await page.evaluate(() => window.getSelection()!.selectAllChildren(document.getElementById('note')!));

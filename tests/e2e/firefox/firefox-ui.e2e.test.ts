@@ -2,7 +2,8 @@
 // link of a scheme an extension handles, answered here for real. Chromium's permission prompt is
 // a native dialog no automation reaches (its scenarios hold the hosts from launch instead), a
 // right-click there cannot ask for a site at the click, and Chromium gives plain bitcoin: links to
-// the system's wallet rather than to an extension.
+// the system's wallet rather than to an extension. For the same reason only Firefox has a granted
+// site to revoke in the options (Chromium's scenarios hold theirs in the manifest, which cannot be revoked).
 // The options scenario comes first: the server it saves (and the access it is granted) is the one
 // the right-click one uploads to.
 import { randomBytes } from 'node:crypto';
@@ -72,6 +73,25 @@ describe('right-click upload, through Firefox’s own context menu', () => {
     } finally {
       await elsewhere.close();
     }
+  });
+});
+
+describe('options: the sites Hushdrop may reach', () => {
+  it('lists the site allowed at the right-click, and Revoke takes its permission back', async () => {
+    const page = await d.open('options.html');
+    const row = { css: '.granted-sites li', hasText: OTHER_HOST };
+    await page.waitFor(row);
+    const granted = () =>
+      page.evaluate(
+        (origin) => (globalThis as any).browser.permissions.contains({ origins: [origin] }),
+        `http://${OTHER_HOST}/*`,
+      );
+    expect(await granted()).toBe(true);
+    await page.click({ css: 'button', hasText: 'Revoke', within: row });
+    await until(async () => (await page.count(row)) === 0 || undefined, 'the site to leave the list');
+    expect(await page.text('#sites [role="status"]')).toBe(`Hushdrop may no longer reach ${OTHER_HOST}.`);
+    expect(await granted()).toBe(false);
+    await page.close();
   });
 });
 

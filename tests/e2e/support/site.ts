@@ -1,5 +1,5 @@
 // A small site on loopback for the right-click tests: a page with an image, a page whose image
-// exists only as a blob: URL, and a page linking to a file elsewhere.
+// exists only as a blob: URL, a page linking to a file elsewhere, and a redirect to anywhere.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,6 +22,10 @@ export async function startSite(image: Buffer, host = '127.0.0.1'): Promise<Site
       );
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end(`<!doctype html><title>link</title><a id="link" href="${to}">a file elsewhere</a>`);
+    } else if (req.url?.startsWith('/redirect?to=')) {
+      // A file that redirects to wherever the page chose (another site, for the permission tests).
+      res.writeHead(302, { Location: decodeURIComponent(req.url.slice('/redirect?to='.length)) });
+      res.end();
     } else if (req.url === '/blob.html') {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end(`<!doctype html><title>blob</title><img id="img">
