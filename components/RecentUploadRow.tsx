@@ -30,7 +30,8 @@ export function RecentUploadRow({ entry, notify }: { entry: UploadEntry; notify:
         <div class="row">
           <button
             type="button"
-            aria-label={t(copied ? 'linkOfCopied' : 'copyLinkOf', name)}
+            // The visible words first, so the accessible name contains them (a speech user says what they see).
+            aria-label={`${t(copied ? 'copiedCheck' : 'copyLink')} – ${name}`}
             onClick={() =>
               navigator.clipboard.writeText(entry.link).then(
                 () => setCopied(true),

@@ -4,6 +4,8 @@
 import { createDecipheriv, createHash, type Decipher } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
+import { eceDecryptBytes } from '../../lib/crypto/ece-stream';
+import { parseShareLink } from '../../lib/crypto/link';
 import { storedBytes } from './stored-bytes';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -19,11 +21,16 @@ export function decipherFor(key: string): Decipher {
   return createDecipheriv('aes-256-ctr', Buffer.from(key, 'utf8'), Buffer.from(ivFromKey(key), 'utf8'));
 }
 
-/** Fetches what a link points at (as a program does: README, "Recipients") and decrypts it with its key. */
+/**
+ * Fetches what a link points at (as a program does: README, "Recipients") and decrypts it with its
+ * key. A link in the authenticated format (the bundled server's default) is opened with lib's codec,
+ * which tests/crypto checks against an independent Node implementation.
+ */
 export async function openLink(link: string): Promise<Buffer> {
-  const key = link.split('#')[1]!;
-  const d = decipherFor(key);
-  const cipher = Buffer.from((await storedBytes(link)).bytes);
+  const cipher = (await storedBytes(link)).bytes;
+  const parsed = parseShareLink(link);
+  if (parsed.format === 'ece') return Buffer.from(await eceDecryptBytes(cipher, parsed.secret));
+  const d = decipherFor(parsed.key);
   return Buffer.concat([d.update(cipher), d.final()]);
 }
 
