@@ -92,11 +92,16 @@ export function newJobState(req: JobRequest<UploadSource | HeldSource>, now = Da
 export const isRunning = (job: JobState): boolean => job.state === 'running';
 
 /**
- * The jobs a small view (the popup) lists: every running one and the `ended` that ended last, in
- * their order, so that its height does not grow with a session's uploads.
+ * The jobs a small view (the popup) lists: every running one and the `ended` newest of the others,
+ * in their order, so that its height does not grow with a session's uploads. Newest is by start
+ * time, whatever order `jobs` comes in (the popup's list is newest first; keeping the array's last
+ * ones hid the upload that had just finished).
  */
 export function jobsInView(jobs: readonly JobState[], ended: number): JobState[] {
-  const endedJobs = jobs.filter((j) => !isRunning(j));
-  const kept = new Set(endedJobs.slice(Math.max(0, endedJobs.length - ended)));
+  const newestEnded = jobs
+    .filter((j) => !isRunning(j))
+    .sort((a, b) => b.startedAt - a.startedAt)
+    .slice(0, Math.max(0, ended));
+  const kept = new Set(newestEnded);
   return jobs.filter((j) => isRunning(j) || kept.has(j));
 }

@@ -116,17 +116,21 @@ describe('the rest of the store', () => {
 });
 
 describe('jobsInView', () => {
-  it('keeps every running job and only the last ended ones, in order', () => {
+  it('keeps every running job and only the newest ended ones, in the list’s order (newest first, as the popup lists)', () => {
+    const at = (id: string, startedAt: number, state?: JobState['state']) =>
+      job(id, { startedAt, ...(state ? { state } : {}) });
     const list = [
-      job('a', { state: 'done' }),
-      job('b'),
-      job('c', { state: 'failed' }),
-      job('d', { state: 'done' }),
-      job('e'),
-      job('f', { state: 'cancelled' }),
+      at('f', 6, 'cancelled'),
+      at('e', 5),
+      at('d', 4, 'done'),
+      at('c', 3, 'failed'),
+      at('b', 2),
+      at('a', 1, 'done'),
     ];
-    expect(jobsInView(list, 2).map((j) => j.id)).toEqual(['b', 'd', 'e', 'f']);
-    expect(jobsInView(list, 0).map((j) => j.id)).toEqual(['b', 'e']);
+    expect(jobsInView(list, 2).map((j) => j.id)).toEqual(['f', 'e', 'd', 'b']);
+    expect(jobsInView(list, 0).map((j) => j.id)).toEqual(['e', 'b']);
     expect(jobsInView(list, 9)).toEqual(list);
+    // Oldest first gives the same jobs: the newest ended are chosen by start time, not by place.
+    expect(jobsInView([...list].reverse(), 2).map((j) => j.id)).toEqual(['b', 'd', 'e', 'f']);
   });
 });
