@@ -189,9 +189,13 @@ export function App() {
 
   function open(e: Event) {
     e.preventDefault();
+    // What the field holds now: text typed or pasted just before Enter or the button may not have
+    // reached the state yet (the handler would open the previous request).
+    const typed = (e.currentTarget as HTMLFormElement).querySelector('input')?.value ?? text;
+    setText(typed);
     let source: PaymentSource;
     try {
-      source = sourceFromText(text);
+      source = sourceFromText(typed);
     } catch (err) {
       dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
