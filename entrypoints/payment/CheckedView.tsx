@@ -10,6 +10,7 @@ import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
+import { InvalidReasons, Warnings } from './VerdictLists';
 
 /**
  * A request judged from its text or looked up (bitcoin: URI, Lightning invoice, LNURL): the
@@ -105,27 +106,8 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
         </>
       )}
       {verdict === 'unsigned' && <p>{unsignedText(checked)}</p>}
-      {verdict === 'invalid' && (
-        <>
-          <p>{t('payInvalidText')}</p>
-          <ul id="reasons">
-            {checked.reasons.map((r) => (
-              <li key={r} class="error">
-                {r}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {checked.warnings.length > 0 && (
-        <ul id="warnings" aria-label={t('payWarnings')}>
-          {checked.warnings.map((w) => (
-            <li key={w} class="warn">
-              {w}
-            </li>
-          ))}
-        </ul>
-      )}
+      {verdict === 'invalid' && <InvalidReasons reasons={checked.reasons} />}
+      <Warnings warnings={checked.warnings} />
     </section>
   );
 }

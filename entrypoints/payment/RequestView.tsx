@@ -4,6 +4,7 @@ import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib
 import type { LoadedRequest } from '../../lib/payments/load';
 import { CLOCK_TOLERANCE_S, clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
 import { btc, formatDuration, hostOf, networkName, verdictWord } from './format';
+import { InvalidReasons, Warnings } from './VerdictLists';
 
 /**
  * The verdict and what the request asks for. Everything that came from the merchant (memo,
@@ -83,27 +84,8 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
         </>
       )}
       {verdict === 'unsigned' && <p>{t('payUnsignedText', hostOf(loaded.requestUrl))}</p>}
-      {verdict === 'invalid' && (
-        <>
-          <p>{t('payInvalidText')}</p>
-          <ul id="reasons">
-            {evaluation.reasons.map((r) => (
-              <li key={r} class="error">
-                {r}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {warnings.length > 0 && (
-        <ul id="warnings" aria-label={t('payWarnings')}>
-          {warnings.map((w) => (
-            <li key={w} class="warn">
-              {w}
-            </li>
-          ))}
-        </ul>
-      )}
+      {verdict === 'invalid' && <InvalidReasons reasons={evaluation.reasons} />}
+      <Warnings warnings={warnings} />
     </section>
   );
 }
