@@ -136,7 +136,9 @@ async function openChromium(where, addresses) {
     const browser = await chromium.launchChromium(options, `${addresses.baseUrl}/`);
     started.push(() => chromium.stopProcess(browser));
     browser.once('exit', () => stopAll(0));
-    return { upload: page('upload.html'), options: page('options.html'), pid: browser.pid };
+    const devtools =
+      options.headless || options.remoteDebugging ? chromium.debuggingEndpoint(where.chromium) : undefined;
+    return { upload: page('upload.html'), options: page('options.html'), pid: browser.pid, devtools };
   } catch (err) {
     throw new StartError(`Chromium at ${browserPath} did not start: ${firstLine(err)}`);
   }
@@ -197,11 +199,17 @@ try {
   const pages = await (firefox ? openFirefox : openChromium)(where, addresses);
   console.log(`
 Hushdrop is running in ${browserName} (process ${pages.pid}).
-  upload page   ${pages.upload}${firefox ? '' : ' (or the Hushdrop button in the toolbar)'}
+  upload page   ${pages.upload}${firefox || headless ? '' : ' (or the Hushdrop button in the toolbar)'}
   settings      ${pages.options}
   server        ${addresses.apiUrl}
   kept in       ${where.home} (browser profile${dataDir === where.server ? ' and server data' : `; server data in ${dataDir}`})
-Close the browser window${headless ? ' or press Ctrl+C' : ''} to stop.`);
+${
+  pages.devtools
+    ? `  DevTools      ${pages.devtools} (any program on this machine can drive the browser there:
+                chrome://inspect in another Chromium, or Playwright's connectOverCDP)
+`
+    : ''
+}${headless ? 'Press Ctrl+C to stop.' : `Close the browser window to stop.`}`);
 } catch (err) {
   // Interrupted: the sentence would only say that it was.
   if (!stopping)

@@ -19,7 +19,7 @@ export interface ChromiumOptions {
   headless: boolean;
   /** Running as root: Chromium needs --no-sandbox. */
   asRoot: boolean;
-  /** Let a program drive this browser (tests; `HUSHDROP_REMOTE_DEBUGGING=1`). */
+  /** Let a program drive this browser (tests; `HUSHDROP_REMOTE_DEBUGGING=1`); headless always does. */
   remoteDebugging: boolean;
 }
 
@@ -36,7 +36,7 @@ export function chromiumArgs(o: ChromiumOptions, url?: string): string[] {
     `--load-extension=${o.extension}`,
     ...(o.asRoot ? ['--no-sandbox'] : []),
     ...(o.headless ? ['--headless'] : []),
-    ...(o.remoteDebugging ? ['--remote-debugging-port=0'] : []),
+    ...(o.remoteDebugging || o.headless ? ['--remote-debugging-port=0'] : []),
     ...(url ? [url] : []),
   ];
 }
@@ -95,16 +95,31 @@ export function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts Chromium on `url`; resolves once it holds its profile (it runs). */
+/**
+ * Starts Chromium on `url`; resolves once it holds its profile (it runs) and, headless, once it has
+ * been asked to open `url`.
+ *
+ * Headless Chromium (156) never loads a page named on its command line while an extension with the
+ * declarativeNetRequest permission loads: the navigation waits without end (with a window it loads).
+ * So a headless start names only about:blank and opens `url` through DevTools, which headless runs
+ * always have.
+ */
 export async function launchChromium(o: ChromiumOptions, url: string): Promise<ChildProcess> {
   mkdirSync(o.profile, { recursive: true });
   rmSync(join(o.profile, 'DevToolsActivePort'), { force: true });
-  const child = spawn(o.executable, chromiumArgs(o, url), { stdio: 'ignore' });
+  // about:blank, because with no page named headless Chromium opens a New Tab page that keeps
+  // Playwright's connectOverCDP waiting without end.
+  const child = spawn(o.executable, chromiumArgs(o, o.headless ? 'about:blank' : url), { stdio: 'ignore' });
   child.once('error', () => {});
   try {
     // Nobody held the profile before (start.mjs checks): whoever holds it now is this browser (or
     // what a wrapper script started for it).
     await started(child, () => profileHolder(o.profile) !== undefined);
+    if (o.headless) {
+      await started(child, () => debuggingEndpoint(o.profile) !== undefined);
+      const answer = await fetch(`${debuggingEndpoint(o.profile)}/json/new?${url}`, { method: 'PUT' });
+      if (!answer.ok) throw new Error(`it did not open ${url} (DevTools answered ${answer.status})`);
+    }
   } catch (err) {
     await stopProcess(child);
     throw err;
@@ -121,8 +136,8 @@ export function debuggingEndpoint(profile: string): string | undefined {
 }
 
 /**
- * Whether the browser at `endpoint` has loaded its first page (it has a title) and runs the extension
- * `id`. Attaching a DevTools client while that page still loads makes Chromium cancel its navigation,
+ * Whether the browser at `endpoint` has loaded a page (it has a title) and runs the extension
+ * `id`. Attaching a DevTools client while a page still loads makes Chromium cancel its navigation,
  * and Playwright then waits for it without end; so clients wait for this first.
  */
 export async function settled(endpoint: string, id: string): Promise<boolean> {
@@ -130,10 +145,8 @@ export async function settled(endpoint: string, id: string): Promise<boolean> {
     const targets: { type: string; title: string; url: string }[] = await (
       await fetch(`${endpoint}/json/list`)
     ).json();
-    const page = targets.find((t) => t.type === 'page');
     return (
-      !!page?.title &&
-      page.title !== page.url &&
+      targets.some((t) => t.type === 'page' && t.title && t.title !== t.url) &&
       targets.some((t) => t.url.startsWith(`chrome-extension://${id}/`))
     );
   } catch {

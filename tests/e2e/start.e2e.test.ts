@@ -152,6 +152,17 @@ const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').sp
 /** Starts npm start with `env`, waits until it runs, and connects to its browser. */
 async function startAndConnect(env: Record<string, string>) {
   const run = start([], env);
+  try {
+    return await connect(run, env);
+  } catch (err) {
+    // Nothing it started outlives the test.
+    run.child.kill('SIGINT');
+    await run.exited;
+    throw err;
+  }
+}
+
+async function connect(run: ReturnType<typeof start>, env: Record<string, string>) {
   await expect
     .poll(() => run.out() + run.err(), { timeout: 180_000 })
     .toMatch(/Hushdrop is running in Chromium \(process \d+\)|did not start|failed/);

@@ -36,13 +36,19 @@ describe('the Chromium command line', () => {
       'chrome-extension://x/upload.html',
     ]);
   });
-  it('adds --no-sandbox only as root, --headless only without a display, remote debugging only when asked', () => {
-    expect(chromiumArgs({ ...base, asRoot: true, headless: true, remoteDebugging: true })).toEqual([
+  it('adds --no-sandbox only as root, --headless only without a display, remote debugging when asked or headless', () => {
+    expect(chromiumArgs({ ...base, asRoot: true, headless: true })).toEqual([
       '--user-data-dir=/p',
       '--load-extension=/e',
       '--no-sandbox',
       '--headless',
       '--remote-debugging-port=0',
+    ]);
+    expect(chromiumArgs({ ...base, remoteDebugging: true }, 'http://x/')).toEqual([
+      '--user-data-dir=/p',
+      '--load-extension=/e',
+      '--remote-debugging-port=0',
+      'http://x/',
     ]);
   });
   it('knows the id Chromium gives the unpacked extension (checked against Chromium 156)', () => {
