@@ -12,6 +12,7 @@ import { eceRow } from './row-ece';
 import { historyRow } from './row-history';
 import { paymentsRow } from './row-payments';
 import { recipientRow } from './row-recipient';
+import { s3Row } from './row-s3';
 import { serverRow } from './row-server';
 import { uploadRow } from './row-upload';
 import { type BenchServer, startBenchServer } from './server';
@@ -28,11 +29,12 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f, h and i; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–k; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
 const RECIPIENT_BYTES = Number(process.env.BENCH_RECIPIENT_MIB ?? 1024) * MIB;
+const S3_BYTES = Number(process.env.BENCH_S3_MIB ?? 1024) * MIB;
 const started = performance.now();
 const rows: Row[] = [];
 const log = (text: string) =>
@@ -351,6 +353,41 @@ async function rowI(tmp: string, server: BenchServer): Promise<void> {
   }
 }
 
+async function rowK(tmp: string): Promise<void> {
+  log(`k: ${S3_BYTES / MIB} MiB through the server into S3 (Ceph) vs straight into it with the S3 client`);
+  const path = join(tmp, 's3-upload.bin');
+  await writeRandomFile(path, S3_BYTES);
+  try {
+    const k = await s3Row(tmp, path, S3_BYTES, REPS);
+    log(
+      `  ms per round: server ${ms(k.server)}; direct ${ms(k.direct)}; store started in ${fmt(k.storeStartMs / 1000, 1)} s`,
+    );
+    log(`  server extra MiB per round: ${k.extraRss.map((b) => Math.round(b / MIB))}`);
+    const server = median(k.server);
+    const direct = median(k.direct);
+    const extra = median(k.extraRss);
+    const mb = (t: number) => fmt(mibps(S3_BYTES, t), 0);
+    add(
+      'k1',
+      'upload through the server into S3 (curl → server → Ceph) vs the S3 client straight into Ceph, throughput',
+      direct / server,
+      '≥ 0.8',
+      atLeast(0.8),
+      `${mb(server)} vs ${mb(direct)} MiB/s (${fmt(server / 1000, 1)} s vs ${fmt(direct / 1000, 1)} s)`,
+    );
+    add(
+      'k2',
+      'server peak RSS − idle during k1 / file size',
+      extra / S3_BYTES,
+      'bounded: (parts in flight + 2) × part size',
+      undefined,
+      `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(median(k.idleRss) / MIB, 0)} MiB`,
+    );
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
 async function rowG(extDir: string, tmp: string, server: BenchServer, tlsServer: BenchServer): Promise<void> {
   log('g: 4 GiB, client mode, streamed over HTTP/2 and the disk way over HTTP/1.1');
   const browser = await launch(extDir, [tlsServer.tls!.spkiSha256]);
@@ -464,6 +501,7 @@ async function main(): Promise<void> {
     if (BIG !== 'only' && wanted('h')) await rowH(extDir, tmp);
     if (BIG !== 'only' && wanted('i')) await rowI(tmp, server);
     if (BIG !== 'only' && wanted('j')) await rowJ(extDir);
+    if (BIG !== 'only' && wanted('k')) await rowK(tmp);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

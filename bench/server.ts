@@ -23,11 +23,18 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** `tls`: '1' for HTTPS with HTTP/2 and HTTP/1.1, 'http1' for HTTPS with HTTP/1.1 only. */
-export async function startBenchServer(dataDir: string, tls?: '1' | 'http1'): Promise<BenchServer> {
+/**
+ * `tls`: '1' for HTTPS with HTTP/2 and HTTP/1.1, 'http1' for HTTPS with HTTP/1.1 only. `other.main`
+ * runs another server file (the product's `server/main.ts`), with `other.env` added to its environment.
+ */
+export async function startBenchServer(
+  dataDir: string,
+  tls?: '1' | 'http1',
+  other: { main?: string; env?: Record<string, string> } = {},
+): Promise<BenchServer> {
   const tsx = resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, [REFERENCE_SERVER_MAIN], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0' },
+  const child = spawn(tsx, [other.main ? resolve(other.main) : REFERENCE_SERVER_MAIN], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0', ...other.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: Record<string, string> = {};
