@@ -85,7 +85,7 @@ function h1Post(t: TestServer, path: string, body: Uint8Array, type: string) {
 
 /** Resolves once the server holds a file being received (the file part has begun). */
 async function partArrived(t: TestServer): Promise<void> {
-  await expect.poll(async () => (await storedFiles(t.dataDir)).length).toBeGreaterThan(0);
+  await expect.poll(async () => (await storedFiles(t.server)).length).toBeGreaterThan(0);
 }
 
 const UPLOAD = '/api/v1/Upload';
@@ -107,7 +107,7 @@ describe('TLS with HTTP/2 and HTTP/1.1', () => {
         [over1, '1.1'],
       ] as const) {
         expect(answer.status).toBe(200);
-        const stored = t.server.stored(answer.json.result.fileName)!;
+        const stored = (await t.server.stored(answer.json.result.fileName))!;
         expect(stored.httpVersion).toBe(version);
         expect(stored.contentLength).toBe(bytes.length);
       }
@@ -148,8 +148,7 @@ describe('TLS with HTTP/2 and HTTP/1.1', () => {
     try {
       const answer = await h2Post(session, UPLOAD, body, type);
       const { key, iv, fileName } = answer.json.result;
-      const { readFile } = await import('node:fs/promises');
-      const stored = await readFile(t.server.stored(fileName)!.path);
+      const stored = await (await t.server.stored(fileName))!.bytes();
       expect(Buffer.from(teknikCtr(key, iv, stored)).toString()).toBe('secret over h2');
     } finally {
       session.close();
@@ -175,7 +174,7 @@ describe('bodies cut off mid-way', () => {
         await partArrived(t);
         stream.close(code);
         await closed;
-        await expect.poll(() => storedFiles(t.dataDir)).toEqual([]);
+        await expect.poll(() => storedFiles(t.server)).toEqual([]);
       }
       const { body, type } = await uploadForm(randomBytesOf(MIB, 9));
       expect((await h2Post(session, UPLOAD, body, type)).status).toBe(200);
@@ -196,7 +195,7 @@ describe('bodies cut off mid-way', () => {
     req.write(body.subarray(0, 4 * MIB));
     await partArrived(t);
     req.destroy();
-    await expect.poll(() => storedFiles(t.dataDir)).toEqual([]);
+    await expect.poll(() => storedFiles(t.server)).toEqual([]);
     const small = await uploadForm(randomBytesOf(1000, 5));
     expect((await h1Post(t, UPLOAD, small.body, small.type)).status).toBe(200);
   });
@@ -213,7 +212,7 @@ describe('bodies cut off mid-way', () => {
         expect(answer.status).toBe(200);
         expect(answer.json.error.message).toBe('Invalid Upload Request');
       }
-      expect(await storedFiles(t.dataDir)).toEqual([]);
+      expect(await storedFiles(t.server)).toEqual([]);
       const whole = await h2Post(session, UPLOAD, body, type);
       expect(whole.status).toBe(200);
     } finally {
@@ -233,6 +232,6 @@ describe('TLS with HTTP/1.1 only', () => {
     const { body, type } = await uploadForm(randomBytesOf(MIB, 7));
     const answer = await h1Post(t, UPLOAD, body, type);
     expect(answer.status).toBe(200);
-    expect(t.server.stored(answer.json.result.fileName)!.httpVersion).toBe('1.1');
+    expect((await t.server.stored(answer.json.result.fileName))!.httpVersion).toBe('1.1');
   });
 });
