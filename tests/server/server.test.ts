@@ -6,6 +6,7 @@ import {
   currentUploadUrl,
   form,
   getBytes,
+  heldBeforeStoring,
   legacyUploadUrl,
   post,
   randomBytesOf,
@@ -668,8 +669,8 @@ describe('robustness', () => {
       });
       req.on('error', () => {});
       req.write(head);
-      req.write(randomBytesOf(256 * 1024));
-      // Wait until the server is writing the part to disk, then cut the connection.
+      req.write(randomBytesOf(256 * 1024 + heldBeforeStoring(s.server)));
+      // Wait until the server is writing the part to the store, then cut the connection.
       while ((await storedFiles(s.server)).length === 0) await new Promise((r) => setTimeout(r, 10));
       req.destroy();
       while ((await storedFiles(s.server)).length > 0) await new Promise((r) => setTimeout(r, 10));

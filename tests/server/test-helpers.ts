@@ -125,3 +125,12 @@ export async function storedFiles(server: ReferenceServer): Promise<string[]> {
   const { blobs, inProgress } = await server.storedBlobs();
   return [...blobs, ...Array.from({ length: inProgress }, () => '(being written)')];
 }
+
+/**
+ * Bytes of an upload the store takes in before a write in progress shows in it: none on disk (the `.part`
+ * file is there at once); on S3 a whole part, since the multipart upload is opened only once its first
+ * part is full and more bytes follow. A test that waits to see a write begin sends this much more.
+ */
+export function heldBeforeStoring(server: ReferenceServer): number {
+  return server.hushdrop.settings.s3?.partSize ?? 0;
+}

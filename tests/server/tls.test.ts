@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   bytesOf,
   form,
+  heldBeforeStoring,
   randomBytesOf,
   startTestServer,
   storedFiles,
@@ -166,11 +167,12 @@ describe('bodies cut off mid-way', () => {
         constants.NGHTTP2_INTERNAL_ERROR,
         constants.NGHTTP2_CANCEL,
       ].entries()) {
-        const { body, type } = await uploadForm(randomBytesOf(8 * MIB, round + 1));
+        const held = heldBeforeStoring(t.server);
+        const { body, type } = await uploadForm(randomBytesOf(8 * MIB + held, round + 1));
         const stream = session.request({ ':method': 'POST', ':path': UPLOAD, 'content-type': type });
         stream.on('error', () => {});
         const closed = new Promise((resolve) => stream.once('close', resolve));
-        stream.write(body.subarray(0, 4 * MIB));
+        stream.write(body.subarray(0, 4 * MIB + held));
         await partArrived(t);
         stream.close(code);
         await closed;
@@ -185,14 +187,15 @@ describe('bodies cut off mid-way', () => {
 
   it('a dropped HTTP/1.1 connection mid-body: nothing stored, the server goes on', async () => {
     const t = await start();
-    const { body, type } = await uploadForm(randomBytesOf(8 * MIB, 4));
+    const held = heldBeforeStoring(t.server);
+    const { body, type } = await uploadForm(randomBytesOf(8 * MIB + held, 4));
     const req = request(`${t.server.baseUrl}${UPLOAD}`, {
       method: 'POST',
       ca: t.server.tls!.certificatePem,
       headers: { 'content-type': type, 'content-length': String(body.length) },
     });
     req.on('error', () => {});
-    req.write(body.subarray(0, 4 * MIB));
+    req.write(body.subarray(0, 4 * MIB + held));
     await partArrived(t);
     req.destroy();
     await expect.poll(() => storedFiles(t.server)).toEqual([]);
