@@ -86,7 +86,8 @@ function h1Post(t: TestServer, path: string, body: Uint8Array, type: string) {
 
 /** Resolves once the server holds a file being received (the file part has begun). */
 async function partArrived(t: TestServer): Promise<void> {
-  await expect.poll(async () => (await storedFiles(t.server)).length).toBeGreaterThan(0);
+  // On S3 the write shows once a whole part went through TLS and into the store: more than poll's default second under load.
+  await expect.poll(async () => (await storedFiles(t.server)).length, { timeout: 60_000 }).toBeGreaterThan(0);
 }
 
 const UPLOAD = '/api/v1/Upload';
