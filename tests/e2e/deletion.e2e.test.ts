@@ -60,7 +60,7 @@ forEachBrowser({}, (d) => {
         const { text, rowStays } = await deleteFromHistory(`wording-${mode}.bin`);
         expect(text).toBe(`wording-${mode}.bin: The file was deleted from the server.`);
         expect(rowStays).toBe(false);
-        expect(servers[mode].server.stored(fileName)).toBeUndefined();
+        expect(await servers[mode].server.stored(fileName)).toBeUndefined();
       });
     }
 
@@ -69,13 +69,13 @@ forEachBrowser({}, (d) => {
       const { text, rowStays } = await deleteFromHistory('kept.bin');
       expect(text).toMatch(/^kept\.bin: The server did not delete the file: it is still there\./);
       expect(rowStays).toBe(true);
-      expect(servers['keeps-file'].server.stored(fileName)).toBeDefined();
+      expect(await servers['keeps-file'].server.stored(fileName)).toBeDefined();
     });
 
     it('a file already deleted by its link elsewhere: already gone, and the entry leaves', async () => {
       const fileName = await upload('other-wording', 'elsewhere.bin');
       const { server } = servers['other-wording'];
-      const { deletionKey } = server.stored(fileName)!;
+      const { deletionKey } = (await server.stored(fileName))!;
       expect(await (await fetch(`${server.uploadUrl}/${fileName}/${deletionKey}`)).text()).toBe(
         'File deleted',
       );

@@ -5,7 +5,7 @@
 // ciphertext on the server's disk makes the viewer refuse, from the list and from a pasted link,
 // with the integrity check's sentence, and no decrypted copy is left or offered.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { opfsNames } from '../testkit/opfs';
@@ -34,13 +34,13 @@ async function openFromList(d: Driver, name: string): Promise<DriverPage> {
   }
 }
 
-/** Uploads `bytes` as `name` in the ece format; returns the link and where the server stored it. */
+/** Uploads `bytes` as `name` in the ece format; returns the link and the server's stored copy. */
 async function uploadEce(d: Driver, name: string, bytes: Buffer) {
   const link = await uploadThroughPage(d, { name, buffer: bytes });
   expect(link).toMatch(ECE_LINK);
-  const stored = ref.server.stored(fileNameOf(link))!;
+  const stored = (await ref.server.stored(fileNameOf(link)))!;
   expect(stored.linkFormat).toBe('ece1');
-  return { link, path: stored.path };
+  return { link, stored };
 }
 
 /** The viewer refused: the integrity sentence is shown, nothing is offered, no decrypted copy is kept. */
@@ -87,11 +87,11 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
 
     it('an untouched upload opens from the uploads list byte for byte; the secret never reached the server', async () => {
       const original = randomBytes(300_000);
-      const { link, path } = await uploadEce(d, 'intact.bin', original);
+      const { link, stored } = await uploadEce(d, 'intact.bin', original);
       const secret = link.split('#ece1.')[1]!;
       expect(findInRecorded(ref.server, new TextEncoder().encode(secret))).toEqual([]);
       expect(findInRecorded(ref.server, Buffer.from(secret, 'base64url'))).toEqual([]);
-      expect(readFileSync(path).length).toBeGreaterThan(original.length);
+      expect((await stored.bytes()).length).toBeGreaterThan(original.length);
 
       const viewer = await openFromList(d, 'intact.bin');
       await viewer.waitFor('#save');
@@ -103,10 +103,10 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     });
 
     it('one byte flipped on the server’s disk: the viewer refuses it from the list and from the link', async () => {
-      const { link, path } = await uploadEce(d, 'tampered.bin', randomBytes(200_000));
-      const stored = readFileSync(path);
-      stored[150_000]! ^= 0x20;
-      writeFileSync(path, stored);
+      const { link, stored } = await uploadEce(d, 'tampered.bin', randomBytes(200_000));
+      const bytes = await stored.bytes();
+      bytes[150_000]! ^= 0x20;
+      await stored.replaceBytes(bytes);
 
       const fromList = await openFromList(d, 'tampered.bin');
       await expectRefused(fromList);

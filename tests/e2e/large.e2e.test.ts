@@ -112,13 +112,13 @@ function report(what: string, idle: Memory, peak: Memory): number {
 }
 
 /** The stored copy of a link's upload, decrypted with its key: its SHA-256. */
-function storedHash(link: string): Promise<string> {
+async function storedHash(link: string): Promise<string> {
   const [url, key] = link.split('#') as [string, string];
   expect(key).toMatch(/^[A-Za-z0-9]{32}$/);
-  const stored = server.stored(new URL(url).pathname.split('/').pop()!);
+  const stored = await server.stored(new URL(url).pathname.split('/').pop()!);
   expect(stored?.contentLength).toBe(SIZE);
   expect(stored?.encrypted).toBe(false);
-  return decryptedHash(stored!.path, key);
+  return decryptedHash(await stored!.stream(), key);
 }
 
 forEachBrowser({ grantHosts: [HOST] }, (d) => {

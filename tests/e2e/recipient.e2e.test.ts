@@ -55,7 +55,7 @@ beforeAll(async () => {
   for (const browser of BROWSERS) {
     uploads[`sealed-${browser}`] = await uploadSealed(ref.server, 'sealed.pdf', 3 * 1024 * 1024 + 5);
     const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
-    changeStoredByte(ref.server, changed.fileName, CHANGED_AT);
+    await changeStoredByte(ref.server, changed.fileName, CHANGED_AT);
     uploads[`changed-${browser}`] = changed;
   }
 }, 180_000);
@@ -121,7 +121,7 @@ forEachBrowser({ plain: true }, (d) => {
   it('a one-download link survives three link previews, gives the file to the first person only', async () => {
     const { link, original } = uploads[`once-${d.name}`];
     const fileName = fileNameOf(link);
-    expect(ref.server.stored(fileName)?.maxDownloads).toBe(1);
+    expect((await ref.server.stored(fileName))?.maxDownloads).toBe(1);
     // Slack, WhatsApp and Discord fetch a pasted link to build a card; each gets the page.
     for (const headers of [
       { 'User-Agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', Accept: '*/*' },
@@ -132,7 +132,7 @@ forEachBrowser({ plain: true }, (d) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     }
-    expect(ref.server.stored(fileName)?.downloads).toBe(0);
+    expect((await ref.server.stored(fileName))?.downloads).toBe(0);
 
     // A second person has the page open already, before the first one downloads.
     const late = await d.openUrl(link);

@@ -4,7 +4,6 @@
 // and Cancel. The reference server records every request, so the key is looked for in them, and a
 // plaintext marker in what reaches and stays on the server, for every mode, variant and link format.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UPLOAD, type UploadDefaults } from '../../lib/settings';
 import { decipherFor } from '../testkit/links';
@@ -90,7 +89,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
         expect(ref.server.requests.length).toBeGreaterThan(before);
         for (const n of needles) expect(findInRecorded(ref.server, new Uint8Array(n))).toEqual([]);
         // Do-not-track is on (the default): the extension's declarativeNetRequest rule put DNT: 1 on the wire.
-        expect(ref.server.stored(fileNameOf(link))?.dntHeader).toBe(true);
+        expect((await ref.server.stored(fileNameOf(link)))?.dntHeader).toBe(true);
 
         expect(await page.inputValue('.job[data-state="done"] input[id^="del-"]')).toContain('/');
         expect(await historyCount(page)).toBeGreaterThan(0);
@@ -113,7 +112,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
         const unkept = await submitFile(page, { name: `server-unkept-${variant}.bin`, buffer: original });
         await page.close();
         expect(unkept).toMatch(/#[A-Za-z0-9]{32}$/);
-        expect(ref.server.stored(fileNameOf(unkept))!.saved).toBe(false);
+        expect((await ref.server.stored(fileNameOf(unkept)))!.saved).toBe(false);
       });
 
       it(`plaintext marker, ${variant}: never on the server in client mode (both formats), nor stored in server mode`, async () => {
@@ -125,7 +124,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
             serverSettings(ref.server, variant, { defaults: { ...DEFAULT_UPLOAD, ...defaults } }),
           );
           const link = await uploadThroughPage(d, { name, buffer: file });
-          const stored = readFileSync(ref.server.stored(fileNameOf(link))!.path);
+          const stored = await (await ref.server.stored(fileNameOf(link)))!.bytes();
           return { link, inStore: stored.includes(marker), onWire: findInRecorded(ref.server, marker) };
         };
         for (const format of ['teknik', 'ece'] as const) {

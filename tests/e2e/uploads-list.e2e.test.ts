@@ -90,14 +90,14 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       );
 
       const fileName = fileNameOf(link);
-      expect(ref.server.stored(fileName)).toBeDefined();
+      expect(await ref.server.stored(fileName)).toBeDefined();
       await page.click({ css: 'button', hasText: 'Delete on server', within: row('photo.bin') });
       await page.click({ css: 'button', hasText: 'Yes, delete it', within: row('photo.bin') });
       await until(
         async () => (/deleted from the server/.test(await page.text('[role="status"]')) ? true : undefined),
         'the deletion',
       );
-      expect(ref.server.stored(fileName)).toBeUndefined();
+      expect(await ref.server.stored(fileName)).toBeUndefined();
       expect((await fetch(link.split('#')[0]!)).status).toBe(404);
       await page.close();
     });
@@ -111,7 +111,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
         await p.uncheck({ label: /Server keeps the key/ });
       });
       expect(link).toMatch(/#[A-Za-z0-9]{32}$/);
-      expect(ref.server.stored(fileNameOf(link))!.saved).toBe(false);
+      expect((await ref.server.stored(fileNameOf(link)))!.saved).toBe(false);
 
       const list = await d.open('uploads.html');
       await list.waitFor(row('server-side.bin'));
@@ -133,7 +133,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
           p.check({ label: 'Let the server encrypt' }),
         );
         expect(link).not.toContain('#');
-        const stored = old.server.stored(new URL(link).pathname.split('/').pop()!)!;
+        const stored = (await old.server.stored(new URL(link).pathname.split('/').pop()!))!;
         expect(stored.saved).toBe(true);
         // Open in the list goes to the server's own address: the server decrypts, not the extension.
         const list = await d.open('uploads.html');

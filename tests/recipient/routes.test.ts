@@ -92,7 +92,7 @@ describe('a GET of the link of a client-encrypted upload', () => {
   it('gets the same page whatever it accepts, and never uses up a one-download link', async () => {
     const bytes = randomBytesOf(3000, 9);
     const { url, fileName } = await clientUpload({ expireUnit: 'view', expireLength: '1' }, bytes);
-    expect(t.server.stored(fileName)?.maxDownloads).toBe(1);
+    expect((await t.server.stored(fileName))?.maxDownloads).toBe(1);
     for (const headers of PREVIEWS) {
       for (const method of ['GET', 'HEAD']) {
         const res = await fetch(url, { method, headers });
@@ -100,7 +100,7 @@ describe('a GET of the link of a client-encrypted upload', () => {
         expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       }
     }
-    expect(t.server.stored(fileName)?.downloads).toBe(0);
+    expect((await t.server.stored(fileName))?.downloads).toBe(0);
     // The page's POST is the download: the first gets the bytes, the next nothing.
     const first = await storedBytes(url);
     expect(first.viaPage).toBe(true);
@@ -241,11 +241,11 @@ describe('the page’s own addresses', () => {
     expect(get.headers.get('allow')).toBe('POST');
     const big = await fetch(at, { method: 'POST', body: new Uint8Array(64 * 1024) });
     expect(big.status).toBe(413);
-    expect(t.server.stored(fileName)?.downloads).toBe(0);
+    expect((await t.server.stored(fileName))?.downloads).toBe(0);
     // The viewer's form (Teknik's DownloadData fields) is fine.
     const form = new URLSearchParams({ file: fileName, decrypt: 'false' });
     expect((await fetch(at, { method: 'POST', body: form })).status).toBe(200);
-    expect(t.server.stored(fileName)?.downloads).toBe(1);
+    expect((await t.server.stored(fileName))?.downloads).toBe(1);
   });
 
   it('a body that claims more than allowed is refused before it is read', async () => {

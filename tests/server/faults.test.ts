@@ -38,7 +38,7 @@ describe('faults', () => {
     const received = t.server.requests[0].bodyBytes;
     expect(received).toBeGreaterThan(0);
     expect(received).toBeLessThan(1024 * 1024);
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('stall consumes the body and never answers; close() ends it', async () => {
@@ -53,7 +53,7 @@ describe('faults', () => {
     await bodyArrived(size);
     await t.server.close();
     expect(await outcome).toBe('dropped');
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('html-500 answers 500 with an HTML page', async () => {
@@ -62,7 +62,7 @@ describe('faults', () => {
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toContain('<html');
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('error-200 answers 200 with an application error', async () => {
@@ -70,7 +70,7 @@ describe('faults', () => {
     const res = await post(currentUploadUrl(t.server), small());
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ error: { message: 'Uploads are Disabled' } });
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('too-large-413 answers 413 with the JSON error after reading the body', async () => {
@@ -89,7 +89,7 @@ describe('faults', () => {
     expect(res.text).toContain('413 Request Entity Too Large');
     expect(res.text).not.toMatch(/max(imum)? file size/i);
     expect(t.server.requests[0].bodyBytes).toBeGreaterThan(1024 * 1024);
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('malformed-json answers 200 with JSON that does not parse', async () => {
@@ -99,7 +99,7 @@ describe('faults', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.text.length).toBeGreaterThan(0);
     expect(() => JSON.parse(res.text)).toThrow();
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
   });
 
   it('drip sends a correct answer one byte at a time', async () => {

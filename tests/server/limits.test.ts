@@ -44,7 +44,7 @@ describe('requests per address', () => {
     // An upload from that address is refused too, after its body was read, and nothing is kept.
     const upload = await post(currentUploadUrl(t.server), small(), from('203.0.113.7'));
     expect(upload.status).toBe(429);
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
     // Another address, and the same /64 of IPv6 counted as one.
     expect((await post(currentUploadUrl(t.server), small(), from('203.0.113.8'))).status).toBe(200);
     for (let i = 0; i < 5; i++)
@@ -97,7 +97,7 @@ describe('upload quotas', () => {
     );
     // The quota frees up as the day's first upload ages out: about a day from now.
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(86_000);
-    const files = await storedFiles(t.dataDir);
+    const files = await storedFiles(t.server);
     expect(files).toHaveLength(3);
   });
 

@@ -1,7 +1,6 @@
 // The `linkFormat` field (issue 17): a client-encrypted upload in the authenticated format is stored
 // as sent and recorded as ece1; the server never receives its secret, and refuses what cannot be one.
 
-import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eceEncryptBytes, randomSecret, secretText } from '../../lib/crypto';
 import { fetchTransport, sendUpload } from '../../lib/upload';
@@ -37,12 +36,12 @@ describe('uploads in the ece1 link format', () => {
       body: new Blob([sealed]),
       transport: fetchTransport(),
     });
-    const stored = t.server.stored(result.fileName)!;
+    const stored = (await t.server.stored(result.fileName))!;
     expect(stored.linkFormat).toBe('ece1');
     expect(stored.encrypted).toBe(false);
     expect(stored.key).toBeNull();
     expect(stored.iv).toBeNull();
-    expect(new Uint8Array(await readFile(stored.path))).toEqual(sealed);
+    expect(new Uint8Array(await stored.bytes())).toEqual(sealed);
     expect((await storedBytes(result.url)).bytes).toEqual(sealed);
     expect(findInRecorded(t.server, secret)).toEqual([]);
     expect(findInRecorded(t.server, bytesOf(secretText(secret)))).toEqual([]);

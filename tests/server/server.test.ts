@@ -1,4 +1,3 @@
-import { readFile, truncate } from 'node:fs/promises';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedBytes } from '../testkit/stored-bytes';
@@ -7,6 +6,7 @@ import {
   currentUploadUrl,
   form,
   getBytes,
+  heldBeforeStoring,
   legacyUploadUrl,
   post,
   randomBytesOf,
@@ -71,7 +71,7 @@ describe('legacy variant', () => {
     // Defaults: encrypt=true, saveKey=true.
     expect(r.key).toMatch(KEY_RE);
     expect(r.iv).toMatch(IV_RE);
-    const stored = server.stored(r.fileName)!;
+    const stored = (await server.stored(r.fileName))!;
     expect(stored).toMatchObject({
       variant: 'legacy',
       saved: true,
@@ -79,7 +79,7 @@ describe('legacy variant', () => {
       iv: r.iv,
       originalName: 'note.txt',
     });
-    const onDisk = new Uint8Array(await readFile(stored.path));
+    const onDisk = new Uint8Array(await stored.bytes());
     expect(onDisk).not.toEqual(plain);
     expect(teknikCtr(r.key, r.iv, onDisk)).toEqual(plain);
 
@@ -102,7 +102,7 @@ describe('legacy variant', () => {
       },
     );
     expect(res.status).toBe(200);
-    expect(t.server.stored(res.json.result.fileName)?.username).toBeUndefined();
+    expect((await t.server.stored(res.json.result.fileName))?.username).toBeUndefined();
   });
 });
 
@@ -128,7 +128,11 @@ describe('current variant', () => {
     expect(r.url).toBe(`${server.uploadUrl}/${r.fileName}`);
     expect(r.key).toBeNull();
     expect(r.iv).toBeNull();
-    expect(server.stored(r.fileName)).toMatchObject({ variant: 'current', encrypted: false, saved: false });
+    expect(await server.stored(r.fileName)).toMatchObject({
+      variant: 'current',
+      encrypted: false,
+      saved: false,
+    });
     expect((await getBytes(r.url)).bytes).toEqual(plain);
   });
 
@@ -138,7 +142,7 @@ describe('current variant', () => {
       form({ expirationUnit: 'Views', expirationLength: '1', file: { bytes: plain, name: 'x.bin' } }),
     );
     const name = res.json.result.fileName;
-    expect(t.server.stored(name)).toMatchObject({ maxDownloads: 0, expirationDate: null });
+    expect(await t.server.stored(name)).toMatchObject({ maxDownloads: 0, expirationDate: null });
     await getBytes(`${t.server.uploadUrl}/${name}`);
     expect((await getBytes(`${t.server.uploadUrl}/${name}`)).status).toBe(200);
   });
@@ -146,12 +150,12 @@ describe('current variant', () => {
   it('records doNotTrack and the DNT header; the legacy variant ignores the field', async () => {
     const fields = { doNotTrack: 'true', file: { bytes: plain, name: 'x.bin' } };
     const current = await post(currentUploadUrl(t.server), form(fields), { DNT: '1' });
-    expect(t.server.stored(current.json.result.fileName)).toMatchObject({
+    expect(await t.server.stored(current.json.result.fileName)).toMatchObject({
       doNotTrack: true,
       dntHeader: true,
     });
     const legacy = await post(legacyUploadUrl(t.server), form(fields));
-    expect(t.server.stored(legacy.json.result.fileName)).toMatchObject({
+    expect(await t.server.stored(legacy.json.result.fileName)).toMatchObject({
       doNotTrack: false,
       dntHeader: false,
     });
@@ -167,9 +171,9 @@ describe('encryption modes', () => {
     const r = res.json.result;
     expect(r.key).toMatch(KEY_RE);
     expect(r.url).toBe(`${t.server.baseUrl}/${r.fileName}?sub=u#${r.key}`);
-    const stored = t.server.stored(r.fileName)!;
+    const stored = (await t.server.stored(r.fileName))!;
     expect(stored).toMatchObject({ key: null, saved: false, iv: r.iv, encrypted: true });
-    const onDisk = new Uint8Array(await readFile(stored.path));
+    const onDisk = new Uint8Array(await stored.bytes());
     expect(teknikCtr(r.key, r.iv, onDisk)).toEqual(plain);
     expect(await storedBytes(`${t.server.uploadUrl}/${r.fileName}`)).toMatchObject({
       bytes: onDisk,
@@ -189,8 +193,8 @@ describe('encryption modes', () => {
       );
       const r = res.json.result;
       expect(r).toMatchObject({ key, iv: '0123456789ABCDEF' });
-      const stored = t.server.stored(r.fileName)!;
-      expect((await readFile(stored.path)).toString('hex')).toBe(hex);
+      const stored = (await t.server.stored(r.fileName))!;
+      expect((await stored.bytes()).toString('hex')).toBe(hex);
       expect(new TextDecoder().decode((await getBytes(r.url)).bytes)).toBe('Hello, Teknik!');
     }
   });
@@ -216,9 +220,9 @@ describe('encryption modes', () => {
     expect(r).toMatchObject({ key: null, iv, contentType: 'image/png', contentLength: cipher.length });
     expect(r.url).toBe(`${t.server.baseUrl}/${r.fileName}?sub=u`);
     expect(r.fileName).toMatch(/\.png$/);
-    const stored = t.server.stored(r.fileName)!;
+    const stored = (await t.server.stored(r.fileName))!;
     expect(stored).toMatchObject({ key: null, iv, saved: false, encrypted: false });
-    expect(new Uint8Array(await readFile(stored.path))).toEqual(cipher);
+    expect(new Uint8Array(await stored.bytes())).toEqual(cipher);
     // The link opens the recipient page, which names the type; its POST gives the bytes as stored.
     expect((await getBytes(r.url)).headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await storedBytes(r.url)).toMatchObject({ bytes: cipher, viaPage: true });
@@ -233,7 +237,7 @@ describe('encryption modes', () => {
       form({ encrypt: 'false', saveKey: 'true', key, iv, file: { bytes: cipher, name: 'c.bin' } }),
     );
     expect(kept.json.result.url).toBe(`${t.server.uploadUrl}/${kept.json.result.fileName}`);
-    expect(t.server.stored(kept.json.result.fileName)).toMatchObject({ key, saved: true });
+    expect(await t.server.stored(kept.json.result.fileName)).toMatchObject({ key, saved: true });
     expect((await getBytes(kept.json.result.url)).bytes).toEqual(plain);
 
     const notKept = await post(
@@ -243,7 +247,7 @@ describe('encryption modes', () => {
     const r = notKept.json.result;
     expect(r.url).toBe(`${t.server.uploadUrl}/${r.fileName}#${key}`);
     expect(r.key).toBe(key);
-    expect(t.server.stored(r.fileName)).toMatchObject({ key: null, saved: false });
+    expect(await t.server.stored(r.fileName)).toMatchObject({ key: null, saved: false });
     expect((await storedBytes(`${t.server.uploadUrl}/${r.fileName}`)).bytes).toEqual(cipher);
   });
 
@@ -252,8 +256,8 @@ describe('encryption modes', () => {
       currentUploadUrl(t.server),
       form({ file: { bytes: plain, name: 'late.bin' }, encrypt: 'false' }),
     );
-    const rawStored = t.server.stored(raw.json.result.fileName)!;
-    expect(new Uint8Array(await readFile(rawStored.path))).toEqual(plain);
+    const rawStored = (await t.server.stored(raw.json.result.fileName))!;
+    expect(new Uint8Array(await rawStored.bytes())).toEqual(plain);
 
     const key = 'abcdefghijklmnopqrstuvwxyzABCDEF';
     const iv = '0123456789ABCDEF';
@@ -262,8 +266,8 @@ describe('encryption modes', () => {
       form({ file: { bytes: plain, name: 'late.bin' }, key, iv }),
     );
     expect(keyed.json.result).toMatchObject({ key, iv });
-    const keyedStored = t.server.stored(keyed.json.result.fileName)!;
-    expect(new Uint8Array(await readFile(keyedStored.path))).toEqual(teknikCtr(key, iv, plain));
+    const keyedStored = (await t.server.stored(keyed.json.result.fileName))!;
+    expect(new Uint8Array(await keyedStored.bytes())).toEqual(teknikCtr(key, iv, plain));
   });
 
   it('reports a key the cipher cannot use as an Exception error', async () => {
@@ -297,7 +301,7 @@ describe('field binding', () => {
         file: { bytes: plain, name: 'a' },
       }),
     );
-    expect(t.server.stored(ignored.json.result.fileName)).toMatchObject({
+    expect(await t.server.stored(ignored.json.result.fileName)).toMatchObject({
       encrypted: true,
       saved: true,
       deletionKey: '',
@@ -307,7 +311,10 @@ describe('field binding', () => {
       currentUploadUrl(t.server),
       form({ ENCRYPT: 'False', savekey: 'FALSE', GenDeletionKey: 'True', file: { bytes: plain, name: 'a' } }),
     );
-    expect(t.server.stored(bound.json.result.fileName)).toMatchObject({ encrypted: false, saved: false });
+    expect(await t.server.stored(bound.json.result.fileName)).toMatchObject({
+      encrypted: false,
+      saved: false,
+    });
     expect(bound.json.result.deletionKey).toMatch(/^[A-Za-z0-9]{24}$/);
   });
 
@@ -352,7 +359,7 @@ describe('field binding', () => {
     for (const [name, pattern] of cases) {
       const res = await post(currentUploadUrl(t.server), form({ file: { bytes: plain, name } }));
       expect(res.json.result.fileName).toMatch(pattern);
-      expect(t.server.stored(res.json.result.fileName)?.originalName).toBe(name);
+      expect((await t.server.stored(res.json.result.fileName))?.originalName).toBe(name);
     }
   });
 
@@ -385,19 +392,20 @@ describe('deletion', () => {
     );
     const { fileName, deletionKey } = res.json.result;
     expect(deletionKey).toMatch(/^[A-Za-z0-9]{24}$/);
-    const path = t.server.stored(fileName)!.path;
+    const stored = (await t.server.stored(fileName))!;
 
     const wrong = await fetch(`${t.server.uploadUrl}/${fileName}/${'x'.repeat(24)}`);
     expect(wrong.status).toBe(200);
     expect(await wrong.text()).toContain('was unable to be Deleted');
-    expect(t.server.stored(fileName)).toBeDefined();
+    expect(await t.server.stored(fileName)).toBeDefined();
+    expect(await stored.bytesStored()).toBe(true);
 
     const right = await fetch(`${t.server.uploadUrl}/${fileName}/${deletionKey}`);
     expect(right.status).toBe(200);
     expect(right.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await right.text()).toContain('has been Deleted');
-    expect(t.server.stored(fileName)).toBeUndefined();
-    await expect(readFile(path)).rejects.toThrow();
+    expect(await t.server.stored(fileName)).toBeUndefined();
+    expect(await stored.bytesStored()).toBe(false);
     expect((await getBytes(`${t.server.uploadUrl}/${fileName}`)).status).toBe(404);
     expect((await fetch(`${t.server.uploadUrl}/${fileName}/${deletionKey}`)).status).toBe(404);
   });
@@ -418,7 +426,7 @@ describe('deletion', () => {
     expect(res.json.result.deletionKey).toBe('');
     const page = await fetch(`${t.server.uploadUrl}/${res.json.result.fileName}/anything`);
     expect(await page.text()).toContain('was unable to be Deleted');
-    expect(t.server.stored(res.json.result.fileName)).toBeDefined();
+    expect(await t.server.stored(res.json.result.fileName)).toBeDefined();
   });
 });
 
@@ -437,11 +445,11 @@ describe('deletion modes', () => {
       const { fileName, deletionKey } = await uploadTo(other.server);
       const wrong = await fetch(`${other.server.uploadUrl}/${fileName}/${'x'.repeat(24)}`);
       expect([wrong.status, await wrong.text()]).toEqual([200, 'Wrong deletion key']);
-      expect(other.server.stored(fileName)).toBeDefined();
+      expect(await other.server.stored(fileName)).toBeDefined();
       const right = await fetch(`${other.server.uploadUrl}/${fileName}/${deletionKey}`);
       expect(right.headers.get('content-type')).toMatch(/^text\/plain/);
       expect([right.status, await right.text()]).toEqual([200, 'File deleted']);
-      expect(other.server.stored(fileName)).toBeUndefined();
+      expect(await other.server.stored(fileName)).toBeUndefined();
       expect((await getBytes(`${other.server.uploadUrl}/${fileName}`)).status).toBe(404);
     } finally {
       await other.stop();
@@ -454,7 +462,7 @@ describe('deletion modes', () => {
       const { fileName, deletionKey } = await uploadTo(keeps.server);
       const right = await fetch(`${keeps.server.uploadUrl}/${fileName}/${deletionKey}`);
       expect(await right.text()).toContain('has been Deleted');
-      expect(keeps.server.stored(fileName)).toBeDefined();
+      expect(await keeps.server.stored(fileName)).toBeDefined();
       expect((await getBytes(`${keeps.server.uploadUrl}/${fileName}`)).status).toBe(200);
     } finally {
       await keeps.stop();
@@ -477,10 +485,10 @@ describe('legacy expiry', () => {
       const r = res.json.result;
       expect(r).toMatchObject({ maxDownloads: views, expirationDate: null });
       for (let i = 0; i < views; i++) expect((await getBytes(r.url)).bytes).toEqual(plain);
-      const path = t.server.stored(r.fileName)!.path;
+      const stored = (await t.server.stored(r.fileName))!;
       expect((await getBytes(r.url)).status).toBe(404);
-      expect(t.server.stored(r.fileName)).toBeUndefined();
-      await expect(readFile(path)).rejects.toThrow();
+      expect(await t.server.stored(r.fileName)).toBeUndefined();
+      expect(await stored.bytesStored()).toBe(false);
     }
   });
 
@@ -517,10 +525,10 @@ describe('legacy expiry', () => {
 
       expect((await getBytes(hours.url)).status).toBe(200);
       clock += 2 * 3_600_000 + 1;
-      const path = s.server.stored(hours.fileName)!.path;
+      const stored = (await s.server.stored(hours.fileName))!;
       expect((await getBytes(hours.url)).status).toBe(404);
-      expect(s.server.stored(hours.fileName)).toBeUndefined();
-      await expect(readFile(path)).rejects.toThrow();
+      expect(await s.server.stored(hours.fileName)).toBeUndefined();
+      expect(await stored.bytesStored()).toBe(false);
       expect((await getBytes(never.url)).status).toBe(200);
     } finally {
       await s.stop();
@@ -540,17 +548,17 @@ describe('Basic auth (current variant)', () => {
         Authorization: basic(`${user}:${token}`),
       });
       expect(res.status).toBe(200);
-      expect(t.server.stored(res.json.result.fileName)?.username).toBe(user);
+      expect((await t.server.stored(res.json.result.fileName))?.username).toBe(user);
     }
   });
 
   it('uploads anonymously without the header', async () => {
     const res = await post(currentUploadUrl(t.server), form({ file: { bytes: plain, name: 'u' } }));
-    expect(t.server.stored(res.json.result.fileName)?.username).toBeUndefined();
+    expect((await t.server.stored(res.json.result.fileName))?.username).toBeUndefined();
   });
 
   it('answers 401 for wrong or undecodable credentials and keeps nothing', async () => {
-    const before = (await storedFiles(t.dataDir)).length;
+    const before = (await storedFiles(t.server)).length;
     const latin1 = `Basic ${Buffer.from('j\xf6rg:t\xf8ken', 'latin1').toString('base64')}`;
     for (const header of [
       basic('alice:wrong'),
@@ -567,7 +575,7 @@ describe('Basic auth (current variant)', () => {
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="Hushdrop reference server"');
       expect(res.json).toEqual({ error: { type: 401, message: 'Unauthorized' } });
     }
-    expect((await storedFiles(t.dataDir)).length).toBe(before);
+    expect((await storedFiles(t.server)).length).toBe(before);
   });
 });
 
@@ -580,7 +588,7 @@ describe('size limit', () => {
         form({ file: { bytes: randomBytesOf(1000), name: 'a' } }),
       );
       expect(exact.status).toBe(200);
-      const filesBefore = await storedFiles(s.dataDir);
+      const filesBefore = await storedFiles(s.server);
       for (const size of [1001, 5 * 1024 * 1024]) {
         const res = await post(
           legacyUploadUrl(s.server),
@@ -589,7 +597,7 @@ describe('size limit', () => {
         expect(res.status).toBe(413);
         expect(res.json).toEqual({ error: { message: 'File Too Large.  Max file size is 1000 B' } });
       }
-      expect(await storedFiles(s.dataDir)).toEqual(filesBefore);
+      expect(await storedFiles(s.server)).toEqual(filesBefore);
     } finally {
       await s.stop();
     }
@@ -661,11 +669,11 @@ describe('robustness', () => {
       });
       req.on('error', () => {});
       req.write(head);
-      req.write(randomBytesOf(256 * 1024));
-      // Wait until the server is writing the part to disk, then cut the connection.
-      while ((await storedFiles(s.dataDir)).length === 0) await new Promise((r) => setTimeout(r, 10));
+      req.write(randomBytesOf(256 * 1024 + heldBeforeStoring(s.server)));
+      // Wait until the server is writing the part to the store, then cut the connection.
+      while ((await storedFiles(s.server)).length === 0) await new Promise((r) => setTimeout(r, 10));
       req.destroy();
-      while ((await storedFiles(s.dataDir)).length > 0) await new Promise((r) => setTimeout(r, 10));
+      while ((await storedFiles(s.server)).length > 0) await new Promise((r) => setTimeout(r, 10));
       const ok = await post(currentUploadUrl(s.server), form({ file: { bytes: plain, name: 'after' } }));
       expect(ok.status).toBe(200);
     } finally {
@@ -702,7 +710,9 @@ describe('a stored copy shorter than its record (damaged disk, a store that lost
       form({ encrypt: 'false', file: { bytes: randomBytesOf(100_000), name: 'cut.bin' } }),
     );
     const { fileName, url } = res.json.result;
-    await truncate(server.stored(fileName)!.path, 40_000);
+    // The store's copy is replaced by its first 40 000 bytes, the record still says 100 000.
+    const stored = (await server.stored(fileName))!;
+    await stored.replaceBytes((await stored.bytes()).subarray(0, 40_000));
     // A GET that read the promised length would hang here until the test's timeout.
     const outcome = await new Promise<string>((resolve) => {
       request(url, (answer) => {

@@ -3,7 +3,6 @@
 // old Teknik servers (a key in every URL, other deletion wordings, Teknik's download page). None of this
 // exists in server/, so no deployment can switch it on.
 
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -15,14 +14,13 @@ import type { Exchange, Seams } from '../../server/app';
 import { defaultSettings, NO_LIMITS, type ServerSettings } from '../../server/config/settings';
 import { directReply, jsonBody, type Reply, replyNotFound } from '../../server/http/responses';
 import { startServer as startHushdrop } from '../../server/server';
-import type { DiskStorage } from '../../server/storage/disk';
-import { parseUploadRecord } from '../../server/uploads/record';
 import { replyDownloadPage, servesPage } from './download-page';
 import { dripReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
 import { s3ForTestServer } from './storage-under-test';
+import { listStoredBlobs, readStored } from './stored';
 import { makeTlsIdentity } from './tls';
-import type { DeletionMode, ReferenceServer, ServerOptions, StoredUpload } from './types';
+import type { DeletionMode, ReferenceServer, ServerOptions } from './types';
 
 export { findInRecorded } from './record';
 export type {
@@ -32,6 +30,7 @@ export type {
   RecordedRequest,
   ReferenceServer,
   ServerOptions,
+  StoredBlobs,
   StoredUpload,
   Variant,
 } from './types';
@@ -145,7 +144,6 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     ...(identity ? { tlsCredentials: { ...identity, http2 } } : {}),
     ...(opts.onSweep ? { onSweep: opts.onSweep } : {}),
   });
-  const storage = hushdrop.storage as DiskStorage;
   const onDisk = settings.s3 === undefined;
 
   let tls: ReferenceServer['tls'];
@@ -170,20 +168,8 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     requests: recorder?.requests ?? [],
     hushdrop,
     setFault: (fault, faultOpts) => faults.set(fault, faultOpts),
-    stored(fileName: string): StoredUpload | undefined {
-      // Synchronous, so it reads the disk store's files; on S3 a test asks through HTTP instead.
-      if (!onDisk) throw new Error('stored() reads the disk store; this server keeps uploads in S3.');
-      let text: string;
-      try {
-        text = readFileSync(storage.records.pathOf(fileName), 'utf8');
-      } catch {
-        return undefined;
-      }
-      const record = parseUploadRecord(JSON.parse(text).value);
-      if (!record) return undefined;
-      const { blobId, expiresAt: _expiresAt, createdAt: _createdAt, ...upload } = record;
-      return { ...upload, path: storage.blobs.pathOf(blobId) };
-    },
+    stored: (fileName) => readStored(hushdrop.storage, fileName),
+    storedBlobs: () => listStoredBlobs(hushdrop.storage, onDisk),
     close(): Promise<void> {
       closing ??= (async () => {
         for (const timer of dripTimers) clearInterval(timer);

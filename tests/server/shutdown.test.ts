@@ -55,7 +55,7 @@ describe('stopping', () => {
   it('lets an upload in flight finish and keeps it, while refusing new connections', async () => {
     t = await startTestServer();
     const { req, answer } = openUpload(`${t.server.apiUrl}/v1/Upload`);
-    await partArrived(() => storedFiles(t!.dataDir));
+    await partArrived(() => storedFiles(t!.server));
     const stopped = t.server.hushdrop.close({ graceMs: 120_000 });
     // The listener is closed: a new connection is refused.
     await expect(fetch(`${t.server.baseUrl}/_hushdrop/health`)).rejects.toThrow();
@@ -63,16 +63,16 @@ describe('stopping', () => {
     expect(await answer).toBe(200);
     await stopped;
     expect(await readdir(join(t.dataDir, 'records'))).toHaveLength(1);
-    expect(await storedFiles(t.dataDir)).toHaveLength(1);
+    expect(await storedFiles(t.server)).toHaveLength(1);
   });
 
   it('cuts an upload still running when the grace period ends, and keeps nothing of it', async () => {
     t = await startTestServer();
     const { answer } = openUpload(`${t.server.apiUrl}/v1/Upload`);
-    await partArrived(() => storedFiles(t!.dataDir));
+    await partArrived(() => storedFiles(t!.server));
     await t.server.hushdrop.close({ graceMs: 0 });
     expect(await answer).toMatch(/socket hang up|ECONNRESET|EPIPE/);
-    expect(await storedFiles(t.dataDir)).toEqual([]);
+    expect(await storedFiles(t.server)).toEqual([]);
     expect(await readdir(join(t.dataDir, 'records'))).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SweepReport } from '../../server/uploads/sweeper';
+import { storageUnderTest } from './storage-under-test';
 import {
   bytesOf,
   currentUploadUrl,
@@ -58,57 +59,62 @@ describe('the sweeper', () => {
     // The one view is used: the next sweep removes it (no one asked for it again).
     await nextSweep();
     await nextSweep();
-    expect(t.server.stored(oneView.fileName)).toBeUndefined();
-    expect(t.server.stored(inTwoHours.fileName)).toBeDefined();
+    expect(await t.server.stored(oneView.fileName)).toBeUndefined();
+    expect(await t.server.stored(inTwoHours.fileName)).toBeDefined();
 
     clock += 2 * HOUR;
     await nextSweep();
     await nextSweep();
-    expect(t.server.stored(inTwoHours.fileName)).toBeUndefined();
-    expect(t.server.stored(inADay.fileName)).toBeDefined();
+    expect(await t.server.stored(inTwoHours.fileName)).toBeUndefined();
+    expect(await t.server.stored(inADay.fileName)).toBeDefined();
 
     clock += 22 * HOUR;
     await nextSweep();
     await nextSweep();
-    expect(t.server.stored(inADay.fileName)).toBeUndefined();
+    expect(await t.server.stored(inADay.fileName)).toBeUndefined();
     // What never expires stays, bytes and all.
-    expect(t.server.stored(forever.fileName)).toBeDefined();
-    expect(t.server.stored(current.fileName)).toBeDefined();
-    expect(await storedFiles(t.dataDir)).toHaveLength(2);
+    expect(await t.server.stored(forever.fileName)).toBeDefined();
+    expect(await t.server.stored(current.fileName)).toBeDefined();
+    expect(await storedFiles(t.server)).toHaveLength(2);
     expect(sweeps.reduce((sum, s) => sum + s.expired, 0)).toBe(3);
     expect(sweeps.every((s) => s.error === undefined)).toBe(true);
     // Nobody asked: no request reached the server since the view.
     expect(t.server.requests.length).toBe(requestsBefore);
   });
 
-  it('removes bytes no record refers to once they are older than an upload could take', async () => {
-    const sweeps: SweepReport[] = [];
-    const waiters: (() => void)[] = [];
-    const t = await start({
-      settings: { sweepIntervalMs: 50, orphanAgeMs: HOUR },
-      onSweep(report) {
-        sweeps.push(report);
-        for (const wake of waiters.splice(0)) wake();
-      },
-    });
-    const nextSweep = () => new Promise<void>((resolve) => waiters.push(resolve));
-    const live = (
-      await post(
-        currentUploadUrl(t.server),
-        form({ encrypt: 'false', file: { bytes: bytesOf('live'), name: 'l' } }),
-      )
-    ).json.result;
-    // Left by a crash between storing bytes and writing their record: one old, one just now.
-    const files = join(t.dataDir, 'files');
-    await writeFile(join(files, 'oldOrphan'), 'x');
-    const old = new Date(Date.now() - 2 * HOUR);
-    await utimes(join(files, 'oldOrphan'), old, old);
-    await writeFile(join(files, 'newOrphan'), 'x');
-    await nextSweep();
-    await nextSweep();
-    expect((await storedFiles(t.dataDir)).sort()).toEqual(
-      ['newOrphan', t.server.stored(live.fileName)!.path.split('/').pop()!].sort(),
-    );
-    expect(sweeps.some((s) => s.orphans === 1)).toBe(true);
-  });
+  // Disk only: it backdates an orphan's file (utimes); an S3 object's date is the store's clock, which a
+  // test cannot set (tests/s3/s3-blobs.test.ts checks that S3 lists blobs with their dates).
+  it.skipIf(storageUnderTest() === 's3')(
+    'removes bytes no record refers to once they are older than an upload could take',
+    async () => {
+      const sweeps: SweepReport[] = [];
+      const waiters: (() => void)[] = [];
+      const t = await start({
+        settings: { sweepIntervalMs: 50, orphanAgeMs: HOUR },
+        onSweep(report) {
+          sweeps.push(report);
+          for (const wake of waiters.splice(0)) wake();
+        },
+      });
+      const nextSweep = () => new Promise<void>((resolve) => waiters.push(resolve));
+      const live = (
+        await post(
+          currentUploadUrl(t.server),
+          form({ encrypt: 'false', file: { bytes: bytesOf('live'), name: 'l' } }),
+        )
+      ).json.result;
+      // Left by a crash between storing bytes and writing their record: one old, one just now.
+      const files = join(t.dataDir, 'files');
+      await writeFile(join(files, 'oldOrphan'), 'x');
+      const old = new Date(Date.now() - 2 * HOUR);
+      await utimes(join(files, 'oldOrphan'), old, old);
+      await writeFile(join(files, 'newOrphan'), 'x');
+      await nextSweep();
+      await nextSweep();
+      expect((await storedFiles(t.server)).sort()).toEqual(
+        ['newOrphan', (await t.server.stored(live.fileName))!.blobId].sort(),
+      );
+      expect(sweeps.some((s) => s.orphans === 1)).toBe(true);
+    },
+  );
 });

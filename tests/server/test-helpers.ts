@@ -1,7 +1,7 @@
 // Shared by the reference server's tests: a server on a free port in a temp dir, and upload shortcuts.
 
 import { createDecipheriv } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -117,7 +117,20 @@ export function randomBytesOf(length: number, seed = 1): Uint8Array<ArrayBuffer>
   return out;
 }
 
-/** Files the server keeps for uploads (stored and in-progress), ignoring recorded requests. */
-export async function storedFiles(dataDir: string): Promise<string[]> {
-  return readdir(join(dataDir, 'files'));
+/**
+ * What the server's store holds for uploads, whichever store it is: the ids of finished blobs, and one
+ * `(being written)` for each write still in progress (a `.part` file, an open multipart upload).
+ */
+export async function storedFiles(server: ReferenceServer): Promise<string[]> {
+  const { blobs, inProgress } = await server.storedBlobs();
+  return [...blobs, ...Array.from({ length: inProgress }, () => '(being written)')];
+}
+
+/**
+ * Bytes of an upload the store takes in before a write in progress shows in it: none on disk (the `.part`
+ * file is there at once); on S3 a whole part, since the multipart upload is opened only once its first
+ * part is full and more bytes follow. A test that waits to see a write begin sends this much more.
+ */
+export function heldBeforeStoring(server: ReferenceServer): number {
+  return server.hushdrop.settings.s3?.partSize ?? 0;
 }

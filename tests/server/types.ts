@@ -1,6 +1,7 @@
 // Public shapes of the test server (the Hushdrop server wrapped with test-only switches). Other test suites
 // code against these; keep them stable.
 
+import type { Readable } from 'node:stream';
 import type { ServerSettings } from '../../server/config/settings';
 import type { HushdropServer } from '../../server/server';
 import type { UploadRecord } from '../../server/uploads/record';
@@ -85,10 +86,27 @@ export interface RecordedRequest {
 
 export type { Variant } from '../../server/uploads/record';
 
-/** The server's record of an upload, with where its bytes are on disk. */
-export interface StoredUpload extends Omit<UploadRecord, 'blobId' | 'expiresAt' | 'createdAt'> {
-  /** Where the stored bytes (ciphertext when encrypted) are on disk. */
-  path: string;
+/**
+ * The server's record of an upload as the store holds it (a snapshot), with its bytes read through the
+ * store, so the same test checks the disk store and the S3 store.
+ */
+export interface StoredUpload extends Omit<UploadRecord, 'expiresAt' | 'createdAt'> {
+  /** The stored bytes (ciphertext when encrypted), whole. */
+  bytes(): Promise<Buffer>;
+  /** The stored bytes as a stream (for files too large to hold). */
+  stream(): Promise<Readable>;
+  /** Whether the store still holds the bytes (false once the upload was deleted or expired). */
+  bytesStored(): Promise<boolean>;
+  /** Puts other bytes in their place, as a damaged disk or a store that lost bytes would hold them. */
+  replaceBytes(bytes: Uint8Array): Promise<void>;
+}
+
+/** What the store holds besides records: finished blobs, and writes still in progress. */
+export interface StoredBlobs {
+  /** Ids of the finished blobs, sorted. */
+  blobs: string[];
+  /** Writes not finished yet (disk: `.part` files; S3: open multipart uploads). */
+  inProgress: number;
 }
 
 export interface ReferenceServer {
@@ -112,8 +130,10 @@ export interface ReferenceServer {
   requests: RecordedRequest[];
   /** Applies to the upload endpoints. `once` clears it after one request. */
   setFault(fault: Fault | null, opts?: { once?: boolean }): void;
-  /** The server's record + path of the stored bytes; a snapshot. */
-  stored(fileName: string): StoredUpload | undefined;
+  /** The server's record of an upload and its stored bytes, read through the store; undefined without a record. */
+  stored(fileName: string): Promise<StoredUpload | undefined>;
+  /** Every blob in the store and every write in progress, whichever store the server uses. */
+  storedBlobs(): Promise<StoredBlobs>;
   /** The product server inside (its settings, storage, sweeper). */
   hushdrop: HushdropServer;
   /** Stops at once: requests in progress are cut (use hushdrop.close for a graceful stop). */

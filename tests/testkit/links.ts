@@ -3,6 +3,7 @@
 // lib/) so that the tests check the documented format, not the code against itself.
 import { createDecipheriv, createHash, type Decipher } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { eceDecryptBytes } from '../../lib/crypto/ece-stream';
 import { parseShareLink } from '../../lib/crypto/link';
@@ -34,9 +35,11 @@ export async function openLink(link: string): Promise<Buffer> {
   return Buffer.concat([d.update(cipher), d.final()]);
 }
 
-/** SHA-256 of a stored ciphertext once decrypted with a link's key, streamed (any size). */
-export async function decryptedHash(path: string, key: string): Promise<string> {
+/** SHA-256 of a stored ciphertext (a file's path, or a stream) once decrypted with a link's key, streamed (any size). */
+export async function decryptedHash(source: string | Readable, key: string): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), decipherFor(key), hash);
+  const input =
+    typeof source === 'string' ? createReadStream(source, { highWaterMark: 1024 * 1024 }) : source;
+  await pipeline(input, decipherFor(key), hash);
   return hash.digest('hex');
 }

@@ -4,7 +4,7 @@
 // bytes have been changed.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +93,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
       expect(findInRecorded(server, form), String(form)).toEqual([]);
     expect(findInRecorded(server, plain.subarray(70_000, 70_064))).toEqual([]);
     // The search works: the stored ciphertext's own bytes are found in the request.
-    const stored = await readFile(server.stored(result.fileName)!.path);
+    const stored = await (await server.stored(result.fileName))!.bytes();
     expect(findInRecorded(server, stored.subarray(30_000, 30_064)).length).toBeGreaterThan(0);
   });
 
@@ -102,7 +102,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     const { secret, result, size } = await uploadEce(variant, plain);
     expect(result.contentLength).toBe(size);
     expect(size).toBe(plain.length + 21 + 4 * 17);
-    const stored = await readFile(server.stored(result.fileName)!.path);
+    const stored = await (await server.stored(result.fileName))!.bytes();
     expect(stored.length).toBe(size);
     expect(nodeEceDecrypt(secret, stored).equals(plain)).toBe(true);
 
@@ -115,10 +115,10 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
   it('a byte changed on the server’s disk is refused when the link is opened', async () => {
     const plain = new Uint8Array(randomBytes(100_000));
     const { secret, result } = await uploadEce(variant, plain);
-    const { path } = server.stored(result.fileName)!;
-    const stored = await readFile(path);
-    stored[stored.length - 100]! ^= 0x20;
-    await writeFile(path, stored);
+    const stored = (await server.stored(result.fileName))!;
+    const bytes = await stored.bytes();
+    bytes[bytes.length - 100]! ^= 0x20;
+    await stored.replaceBytes(bytes);
     const got = (await storedBytes(result.url)).bytes;
     const error = await eceDecryptBytes(got, secret).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LinkIntegrityError);

@@ -146,7 +146,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     expect(result.keySize).toBe(256);
     expect(result.blockSize).toBe(128);
 
-    const stored = server.stored(result.fileName)!;
+    const stored = (await server.stored(result.fileName))!;
     expect(stored).toMatchObject({
       key: null,
       iv,
@@ -154,7 +154,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
       encrypted: false,
       originalName: 'notes.tar.gz',
     });
-    const onDisk = await readFile(stored.path);
+    const onDisk = await stored.bytes();
     expect(onDisk.equals(Buffer.from(plain))).toBe(false);
     expect(nodeDecrypt(key!, iv!, onDisk).equals(Buffer.from(plain))).toBe(true);
 
@@ -172,11 +172,9 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     expect(result.url).not.toContain('#');
     expect(result.key).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(result.iv).toMatch(/^[A-Za-z0-9]{16}$/);
-    const stored = server.stored(result.fileName)!;
+    const stored = (await server.stored(result.fileName))!;
     expect(stored).toMatchObject({ saved: true, encrypted: true });
-    expect(nodeDecrypt(result.key!, result.iv!, await readFile(stored.path)).equals(Buffer.from(plain))).toBe(
-      true,
-    );
+    expect(nodeDecrypt(result.key!, result.iv!, await stored.bytes()).equals(Buffer.from(plain))).toBe(true);
     expect(shareLink(result)).toBe(result.url);
     const got = await download(result.url);
     expect(got.status).toBe(200);
@@ -188,7 +186,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     const link = shareLink(result);
     const { url, key } = parseLink(link);
     expect(key).toBe(result.key);
-    expect(server.stored(result.fileName)).toMatchObject({ key: null, saved: false, iv: result.iv });
+    expect(await server.stored(result.fileName)).toMatchObject({ key: null, saved: false, iv: result.iv });
     const got = await download(url);
     expect(got.bytes.equals(Buffer.from(plain))).toBe(false);
     expect(nodeDecrypt(key, result.iv!, got.bytes).equals(Buffer.from(plain))).toBe(true);
@@ -198,9 +196,9 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
     const { result, plain } = await upload(variant, 'none');
     expect(result.key).toBeUndefined();
     expect(result.iv).toBeUndefined();
-    const stored = server.stored(result.fileName)!;
+    const stored = (await server.stored(result.fileName))!;
     expect(stored).toMatchObject({ key: null, iv: null, encrypted: false });
-    expect((await readFile(stored.path)).equals(Buffer.from(plain))).toBe(true);
+    expect((await stored.bytes()).equals(Buffer.from(plain))).toBe(true);
     expect((await download(result.url)).bytes.equals(Buffer.from(plain))).toBe(true);
   });
 
@@ -218,7 +216,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
       const answer = await fetch(link);
       expect(answer.status).toBe(200);
       expect(await answer.text()).toMatch(/has been Deleted/);
-      expect(server.stored(result.fileName)).toBeUndefined();
+      expect(await server.stored(result.fileName)).toBeUndefined();
       expect((await download(result.url)).status).toBe(404);
     });
 
@@ -226,7 +224,7 @@ describe.each(['legacy', 'current'] as const)('%s variant', (variant) => {
       const { result } = await upload(variant, mode, { genDeletionKey: false });
       expect(result).not.toHaveProperty('deletionKey');
       expect(deletionLink(target(variant), result)).toBeUndefined();
-      expect(server.stored(result.fileName)!.deletionKey).toBe('');
+      expect((await server.stored(result.fileName))!.deletionKey).toBe('');
     });
   }
 });
@@ -245,7 +243,7 @@ describe('legacy expiry', () => {
     const { result } = await upload('legacy', 'client', { expireUnit: 'hour', expireLength: 5 });
     expect(result.maxDownloads).toBe(0);
     expect(Date.parse(result.expirationDate!)).toBe(NOW + 5 * 3_600_000);
-    expect(server.stored(result.fileName)!.expirationDate).toBe(result.expirationDate);
+    expect((await server.stored(result.fileName))!.expirationDate).toBe(result.expirationDate);
   });
 
   it('never: neither limit', async () => {
@@ -257,7 +255,7 @@ describe('legacy expiry', () => {
   it('the current variant sends no expiry and answers none', async () => {
     const { result } = await upload('current', 'none', { expireUnit: 'view', expireLength: 1 });
     expect(result).not.toHaveProperty('maxDownloads');
-    expect(server.stored(result.fileName)!.maxDownloads).toBe(0);
+    expect((await server.stored(result.fileName))!.maxDownloads).toBe(0);
     expect((await download(result.url)).status).toBe(200);
     expect((await download(result.url)).status).toBe(200);
   });
@@ -266,12 +264,12 @@ describe('legacy expiry', () => {
 describe('current variant: account and tracking', () => {
   it('the right username and token (UTF-8) associate the upload with the account', async () => {
     const { result } = await upload('current', 'client', {}, ACCOUNT);
-    expect(server.stored(result.fileName)!.username).toBe('jörg');
+    expect((await server.stored(result.fileName))!.username).toBe('jörg');
   });
 
   it('no credentials: an anonymous upload', async () => {
     const { result } = await upload('current', 'none');
-    expect(server.stored(result.fileName)!.username).toBeUndefined();
+    expect((await server.stored(result.fileName))!.username).toBeUndefined();
   });
 
   it('wrong credentials: unauthorized, pointing at username and token', async () => {
@@ -288,16 +286,25 @@ describe('current variant: account and tracking', () => {
 
   it('doNotTrack sends both the field and the DNT header', async () => {
     const tracked = await upload('current', 'none', { doNotTrack: false });
-    expect(server.stored(tracked.result.fileName)).toMatchObject({ doNotTrack: false, dntHeader: false });
+    expect(await server.stored(tracked.result.fileName)).toMatchObject({
+      doNotTrack: false,
+      dntHeader: false,
+    });
     const untracked = await upload('current', 'none', { doNotTrack: true });
-    expect(server.stored(untracked.result.fileName)).toMatchObject({ doNotTrack: true, dntHeader: true });
+    expect(await server.stored(untracked.result.fileName)).toMatchObject({
+      doNotTrack: true,
+      dntHeader: true,
+    });
   });
 
   it('doNotTrack sends the DNT header in the legacy variant too (it has no such field)', async () => {
     const tracked = await upload('legacy', 'none', { doNotTrack: false });
-    expect(server.stored(tracked.result.fileName)).toMatchObject({ dntHeader: false });
+    expect(await server.stored(tracked.result.fileName)).toMatchObject({ dntHeader: false });
     const untracked = await upload('legacy', 'none', { doNotTrack: true });
-    expect(server.stored(untracked.result.fileName)).toMatchObject({ doNotTrack: false, dntHeader: true });
+    expect(await server.stored(untracked.result.fileName)).toMatchObject({
+      doNotTrack: false,
+      dntHeader: true,
+    });
   });
 });
 

@@ -1,7 +1,6 @@
 // lib/upload/open.ts with Node's fetch: links uploaded to the reference server (tests/server), and
 // a small hostile server for the answers a download must not be fooled by.
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,7 +147,7 @@ describe('links on the reference server', () => {
 });
 
 describe('links in the authenticated format', () => {
-  /** Uploads `plain` as a client would in the ece format; returns the file's address, secret and path on disk. */
+  /** Uploads `plain` as a client would in the ece format; returns the file's address and secret, and the server's stored copy. */
   async function uploadEce(plain: Uint8Array<ArrayBuffer>) {
     const { baseUrl, apiUrl, uploadUrl } = ref.server;
     const secret = randomSecret();
@@ -164,7 +163,7 @@ describe('links in the authenticated format', () => {
       cipher: { format: 'ece', secret },
       knownSize: eceCiphertextSize(plain.length),
     };
-    return { target, path: ref.server.stored(result.fileName)!.path };
+    return { target, stored: (await ref.server.stored(result.fileName))! };
   }
 
   it('opens an untouched file byte for byte', async () => {
@@ -177,10 +176,10 @@ describe('links in the authenticated format', () => {
 
   it('refuses a file with one byte changed on the server, and aborts the sink', async () => {
     const plain = new Uint8Array(randomBytes(200_000));
-    const { target, path } = await uploadEce(plain);
-    const stored = await readFile(path);
-    stored[100_000]! ^= 0x01;
-    await writeFile(path, stored);
+    const { target, stored } = await uploadEce(plain);
+    const bytes = await stored.bytes();
+    bytes[100_000]! ^= 0x01;
+    await stored.replaceBytes(bytes);
     const err = await failure(open(target));
     expect(err.message).toMatch(/changed/);
     expect(err.message).toMatch(/nothing was saved/i);
@@ -189,8 +188,8 @@ describe('links in the authenticated format', () => {
 
   it('refuses a file cut short at a record boundary, though its length is what the server announced', async () => {
     const plain = new Uint8Array(randomBytes(200_000));
-    const { target, path } = await uploadEce(plain);
-    const cut = (await readFile(path)).subarray(0, 21 + 65_536);
+    const { target, stored } = await uploadEce(plain);
+    const cut = (await stored.bytes()).subarray(0, 21 + 65_536);
     routes['/cut.bin'] = (res) =>
       res
         .writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': cut.length })

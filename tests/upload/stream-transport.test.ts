@@ -3,7 +3,7 @@
 // the encrypted stream is stored and decrypts, progress reaches the whole body, Cancel stops the
 // source, a stream the network never took is 'stream-refused', and one that broke off is 'network'.
 import { createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -94,12 +94,12 @@ describe('a streamed, encrypted upload', () => {
       transport: streamTransport(),
       onProgress: (sent, total) => progress.push([sent, total]),
     });
-    const stored = server.stored(result.fileName)!;
+    const stored = (await server.stored(result.fileName))!;
     expect(stored.contentLength).toBe(plain.length);
     expect(stored.contentType).toBe('image/jpeg');
     expect(stored.originalName).toBe('photo.jpg');
     const decipher = createDecipheriv('aes-256-ctr', Buffer.from(key), Buffer.from(iv));
-    const back = Buffer.concat([decipher.update(await readFile(stored.path)), decipher.final()]);
+    const back = Buffer.concat([decipher.update(await stored.bytes()), decipher.final()]);
     expect(back.equals(Buffer.from(plain))).toBe(true);
     const [last, total] = progress.at(-1)!;
     expect(last).toBe(total);

@@ -81,8 +81,8 @@ describe('DNT: 1 on the upload, both variants', () => {
         mimeType: 'application/octet-stream',
         buffer: randomBytes(2000),
       });
-      expect(ref.server.stored(nameOf(on))).toMatchObject({ dntHeader: true, variant });
-      if (variant === 'current') expect(ref.server.stored(nameOf(on))!.doNotTrack).toBe(true);
+      expect(await ref.server.stored(nameOf(on))).toMatchObject({ dntHeader: true, variant });
+      if (variant === 'current') expect((await ref.server.stored(nameOf(on)))!.doNotTrack).toBe(true);
 
       await useSettings(browser, settingsFor(ref.server, variant, false), []);
       const off = await uploadThroughPage(browser, {
@@ -90,7 +90,7 @@ describe('DNT: 1 on the upload, both variants', () => {
         mimeType: 'application/octet-stream',
         buffer: randomBytes(2000),
       });
-      expect(ref.server.stored(nameOf(off))).toMatchObject({ dntHeader: false, doNotTrack: false });
+      expect(await ref.server.stored(nameOf(off))).toMatchObject({ dntHeader: false, doNotTrack: false });
     });
   }
 
@@ -98,7 +98,7 @@ describe('DNT: 1 on the upload, both variants', () => {
     await useSettings(browser, settingsFor(ref.server, 'current', true), [`|${ref.server.baseUrl}/`]);
     const job = await rightClickText(browser, 'tracked? no');
     expect(job.state, job.error).toBe('done');
-    expect(ref.server.stored(nameOf(job.link))).toMatchObject({ dntHeader: true, doNotTrack: true });
+    expect(await ref.server.stored(nameOf(job.link))).toMatchObject({ dntHeader: true, doNotTrack: true });
   });
 });
 
@@ -182,7 +182,7 @@ describe('the rules follow the settings', () => {
         mimeType: 'application/octet-stream',
         buffer: randomBytes(1000),
       });
-      expect(ref.server.stored(nameOf(link))).toMatchObject({ dntHeader: true, variant: 'legacy' });
+      expect(await ref.server.stored(nameOf(link))).toMatchObject({ dntHeader: true, variant: 'legacy' });
     } finally {
       await restarted?.close();
       rmSync(profileDir, { recursive: true, force: true });

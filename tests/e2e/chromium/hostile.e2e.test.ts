@@ -4,7 +4,6 @@
 // Chromium only for now: nothing here is Chromium's own; it was written on Playwright's page API
 // before the shared driver existed and can move to the shared suite as deletion and size limits did.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,10 +189,10 @@ describe('bogus links in the viewer', () => {
     const page = await upload('changed.txt', Buffer.from('the original words'));
     const link = await page.locator('.job[data-state="done"] input[id^="link-"]').inputValue();
     await page.close();
-    const stored = ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!)!;
-    const bytes = readFileSync(stored.path);
+    const stored = (await ref.server.stored(new URL(link.split('#')[0]!).pathname.split('/').pop()!))!;
+    const bytes = await stored.bytes();
     bytes[3]! ^= 0x01;
-    writeFileSync(stored.path, bytes);
+    await stored.replaceBytes(bytes);
     const viewer = await openInViewer(browser, link);
     await viewer.locator('#save').waitFor({ timeout: 20_000 });
     expect(await viewer.locator('#check').textContent()).toMatch(/not the file you uploaded/);

@@ -73,8 +73,8 @@ describe('without a Worker (the fallback)', () => {
       expect(workers).toEqual([]);
       const [url, key] = (await link.inputValue()).split('#') as [string, string];
       // Legacy links are {baseUrl}/<fileName>?sub=u.
-      const stored = plain.stored(new URL(url).pathname.split('/').pop()!);
-      expect(await decryptedHash(stored!.path, key)).toBe(original);
+      const stored = await plain.stored(new URL(url).pathname.split('/').pop()!);
+      expect(await decryptedHash(await stored!.stream(), key)).toBe(original);
       await expect.poll(() => opfsNames(page), { timeout: 60_000 }).toEqual([]);
     } finally {
       await page.close();
@@ -233,9 +233,9 @@ describe('offscreen document', () => {
       ).toBe(true);
 
       const [url, key] = job.link.split('#') as [string, string];
-      const stored = plain.stored(new URL(url).pathname.split('/').pop()!);
+      const stored = await plain.stored(new URL(url).pathname.split('/').pop()!);
       const expected = createHash('sha256').update(text).digest('hex');
-      expect(await decryptedHash(stored!.path, key)).toBe(expected);
+      expect(await decryptedHash(await stored!.stream(), key)).toBe(expected);
     } finally {
       await cdp.detach().catch(() => {});
       await helper.close();

@@ -81,7 +81,7 @@ it('where no service worker may run, the file is decrypted in memory and saved t
 
 it('an authenticated file with a changed byte: the download fails in the browser, no file is kept', async () => {
   const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
-  changeStoredByte(ref.server, changed.fileName, 2 * 1024 * 1024 + 100);
+  await changeStoredByte(ref.server, changed.fileName, 2 * 1024 * 1024 + 100);
   const ctx = await plain.newContext({ acceptDownloads: true });
   try {
     const page = await ctx.newPage();

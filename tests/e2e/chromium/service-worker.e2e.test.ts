@@ -54,7 +54,7 @@ describe('work that outlives its page', () => {
     const job = await find();
     expect(job.state, job.error).toBe('done');
     const fileName = new URL(job.link.split('#')[0]).pathname.split('/').pop()!;
-    expect(ref.server.stored(fileName)?.contentLength).toBe(size);
+    expect((await ref.server.stored(fileName))?.contentLength).toBe(size);
     await page.close();
   });
 });

@@ -7,7 +7,7 @@
 // Chromium only by nature: Firefox never streams a request body (it would send the text
 // "[object ReadableStream]"; ../request-streams.e2e.test.ts shows it), so it always goes the disk way.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -66,7 +66,7 @@ async function upload(page: Page, server: ReferenceServer, path: string) {
   // New jobs come first in the list.
   const field = done.first().locator('input[id^="link-"]');
   const [url, key] = (await field.inputValue()).split('#') as [string, string];
-  const stored = server.stored(new URL(url).pathname.split('/').pop()!);
+  const stored = await server.stored(new URL(url).pathname.split('/').pop()!);
   expect(stored, url).toBeDefined();
   return { stored: stored!, key };
 }
@@ -92,7 +92,7 @@ describe('HTTPS with HTTP/2', () => {
       expect(stored.httpVersion).toBe('2.0');
       expect(stored.contentLength).toBe(size);
       expect(stored.encrypted).toBe(false);
-      expect(await decryptedHash(stored.path, key)).toBe(original);
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       expect(uploads(h2)).toEqual(['2.0']);
       expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
       const labels: string[] = await page.evaluate(() => (window as any).labelsSeen);
@@ -121,10 +121,7 @@ describe('HTTPS with HTTP/2', () => {
       expect(stored.httpVersion).toBe('2.0');
       expect(stored.linkFormat).toBe('ece1');
       expect(stored.contentLength).toBe(eceCiphertextSize(size));
-      const plain = await eceDecryptBytes(
-        new Uint8Array(readFileSync(stored.path)),
-        readSecret(key.slice(5)),
-      );
+      const plain = await eceDecryptBytes(new Uint8Array(await stored.bytes()), readSecret(key.slice(5)));
       expect(createHash('sha256').update(plain).digest('hex')).toBe(original);
       expect(uploads(h2).slice(before)).toEqual(['2.0']);
       expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
@@ -165,7 +162,7 @@ describe('HTTPS with HTTP/2', () => {
       const original = await writeRandomFile(small, 3 * MIB);
       const { stored, key } = await upload(page, h2, small);
       expect(stored.httpVersion).toBe('2.0');
-      expect(await decryptedHash(stored.path, key)).toBe(original);
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
     } finally {
       await page.close();
       rmSync(path, { force: true });
@@ -188,7 +185,7 @@ describe('no HTTP/2: the disk way', () => {
         for (let round = 0; round < 2; round++) {
           const { stored, key } = await upload(page, target, path);
           expect(stored.httpVersion).toBe('1.1');
-          expect(await decryptedHash(stored.path, key)).toBe(original);
+          expect(await decryptedHash(await stored.stream(), key)).toBe(original);
         }
         // Only the uploads themselves reached the server: a refused stream sends nothing.
         expect(uploads(target).slice(requests)).toEqual(['1.1', '1.1']);

@@ -2,7 +2,6 @@
 // client mode uploads it (encrypt=false, saveKey=false, linkFormat=ece1), and a byte of it changed
 // where the server keeps it: what a recipient's browser must refuse.
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { eceEncryptBytes } from '../../../lib/crypto/ece-stream';
 import { makeEceLink } from '../../../lib/crypto/link';
 import type { ReferenceServer } from '../../testkit/server';
@@ -28,15 +27,14 @@ export async function uploadSealed(server: ReferenceServer, name: string, size: 
   return { link: makeEceLink(result.url, secret), original, name, fileName: result.fileName };
 }
 
-/** Flips one bit of the stored bytes at `offset`, on the server's disk. */
-export function changeStoredByte(server: ReferenceServer, fileName: string, offset: number): void {
-  const fd = openSync(server.stored(fileName)!.path, 'r+');
-  try {
-    const byte = Buffer.alloc(1);
-    readSync(fd, byte, 0, 1, offset);
-    byte[0]! ^= 1;
-    writeSync(fd, byte, 0, 1, offset);
-  } finally {
-    closeSync(fd);
-  }
+/** Flips one bit of the stored bytes at `offset`, through the server's store. */
+export async function changeStoredByte(
+  server: ReferenceServer,
+  fileName: string,
+  offset: number,
+): Promise<void> {
+  const stored = (await server.stored(fileName))!;
+  const bytes = await stored.bytes();
+  bytes[offset]! ^= 1;
+  await stored.replaceBytes(bytes);
 }

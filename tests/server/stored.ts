@@ -1,0 +1,60 @@
+// What a test sees of the test server's store: an upload's record and bytes, and the blobs present, read
+// through the storage interface (server/storage/types.ts) and not through files, so the same assertions
+// check the disk store and the S3 store (tests/server/storage-under-test.ts).
+
+import { readdir } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import type { DiskStorage } from '../../server/storage/disk';
+import { isStorageError } from '../../server/storage/errors';
+import type { S3Storage } from '../../server/storage/s3';
+import type { Storage } from '../../server/storage/types';
+import { parseUploadRecord } from '../../server/uploads/record';
+import type { StoredBlobs, StoredUpload } from './types';
+
+const PART = '.part';
+
+async function blobExists(storage: Storage, blobId: string): Promise<boolean> {
+  try {
+    (await storage.blobs.get(blobId, { start: 0, end: 0 })).destroy();
+    return true;
+  } catch (err) {
+    if (isStorageError(err, 'not-found')) return false;
+    throw err;
+  }
+}
+
+/** The record under `fileName` as the store holds it now (no expiry check, no view counted). */
+export async function readStored(storage: Storage, fileName: string): Promise<StoredUpload | undefined> {
+  const found = await storage.records.read(fileName);
+  const record = found && parseUploadRecord(found.value);
+  if (!record) return undefined;
+  const { expiresAt: _expiresAt, createdAt: _createdAt, ...upload } = record;
+  const { blobId } = record;
+  return {
+    ...upload,
+    stream: () => storage.blobs.get(blobId),
+    bytes: async () => buffer(await storage.blobs.get(blobId)),
+    bytesStored: () => blobExists(storage, blobId),
+    // A put under the same id replaces the blob on both stores (disk: rename over it; S3: a new object).
+    replaceBytes: async (bytes) => {
+      await storage.blobs.put(blobId, Readable.from([Buffer.from(bytes)]));
+    },
+  };
+}
+
+/** Finished blobs and unfinished writes: on disk the files folder, on S3 the listing and open uploads. */
+export async function listStoredBlobs(storage: Storage, onDisk: boolean): Promise<StoredBlobs> {
+  if (onDisk) {
+    // The folder itself, so that a write in progress (its `.part` file) is seen too.
+    const names = await readdir((storage as DiskStorage).blobs.dir);
+    return {
+      blobs: names.filter((n) => !n.endsWith(PART)).sort(),
+      inProgress: names.filter((n) => n.endsWith(PART)).length,
+    };
+  }
+  const s3 = storage as S3Storage;
+  const blobs: string[] = [];
+  for await (const blob of s3.blobs.list()) blobs.push(blob.id);
+  return { blobs: blobs.sort(), inProgress: (await s3.blobs.openUploads()).length };
+}
