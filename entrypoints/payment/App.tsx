@@ -19,6 +19,7 @@ import {
   sourceFromText,
   walletUriFor,
 } from '../../lib/payments/index';
+import { isPrivateUrl } from '../../lib/payments/private-address';
 import type { CheckedRequest } from '../../lib/payments/request';
 import { paymentUrlProblem } from '../../lib/payments/same-origin';
 import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
@@ -131,7 +132,7 @@ export function App() {
 
   /**
    * `fromClick`: the person just acted, so a permission prompt may be shown. `allowPrivate`: the
-   * click was on the button allowing payments with this (private) origin.
+   * click was on a card showing this server's address (allowing payments with it if private).
    */
   async function show(source: PaymentSource, fromClick: boolean, allowPrivate = false) {
     if (source.kind === 'offline') {
@@ -141,7 +142,11 @@ export function App() {
     }
     const server = serverOf(source);
     // Started before anything is awaited: Firefox takes a permission request only during the click.
-    const asking = fromClick ? askToContact(server).catch(() => false) : undefined;
+    // Not for a private address the person has not allowed here: its card comes first, no prompt.
+    const asking =
+      fromClick && (allowPrivate || !isPrivateUrl(server))
+        ? askToContact(server).catch(() => false)
+        : undefined;
     if (allowPrivate) await allowPrivateOrigin(server);
     if (!(await mayReachPrivately(server))) {
       dispatch({ type: 'private-needed', source });
@@ -264,7 +269,9 @@ export function App() {
       {serverView && (
         <AskServer
           view={serverView}
-          onAsk={() => show(serverView.source, true, serverView.state === 'private')}
+          // Every card shows the server's address; confirm and permission appear only once a
+          // private address is allowed, so the click counts as allowing it in each.
+          onAsk={() => show(serverView.source, true, true)}
         />
       )}
 

@@ -16,8 +16,9 @@ export async function mayReachPrivately(url: string): Promise<boolean> {
   return (await paymentPrivateOriginsItem.getValue()).includes(origin);
 }
 
-/** Remembers the person's word that payments may contact this URL's origin. */
+/** Remembers the person's word that payments may contact this URL's origin (when private). */
 export async function allowPrivateOrigin(url: string): Promise<void> {
+  if (!isPrivateUrl(url)) return;
   const origin = new URL(url).origin;
   const current = await paymentPrivateOriginsItem.getValue();
   if (!current.includes(origin)) await paymentPrivateOriginsItem.setValue([...current, origin]);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../testkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 import { type Attacker, startAttacker } from './support/attacker';
+import { screenshotAndAxe } from './support/axe';
 import { allowOnPaymentPage } from './support/payment-origins';
 
 let local: Attacker;
@@ -37,6 +38,7 @@ forEachBrowser({}, (d) => {
       expect(await page.count('#fetch-request, #loading, #verdict')).toBe(0);
       // The page asked nothing of the server, not even in the background.
       expect(local.seenAt(path)).toEqual([]);
+      await screenshotAndAxe(page, `payment-private-${d.name}`);
 
       await allowOnPaymentPage(page);
       await until(async () => (local.seenAt(`${path}/1`).length === 1 ? true : undefined), 'one fetch');
