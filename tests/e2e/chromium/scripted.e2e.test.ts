@@ -124,11 +124,13 @@ describe('openPayment forged by a compromised renderer', () => {
       { pageUrl: url, origin: attacker.origin },
     );
     expect(replies).toHaveLength(5);
-    expect(await paymentTabs()).toBe(before + 1);
-    expect(await browser.sw.evaluate(async () => (await chrome.tabs.query({})).length)).toBe(tabsBefore + 1);
-    // The one tab shows the request's address and waits for the person.
+    // Every message has been handled (each was answered). The one tab shows the request's address
+    // and waits for the person; once it has loaded (a new tab's address is pending until then),
+    // it is the only one.
     const payment = await opened;
     await payment.locator('#private-host, #confirm').first().waitFor();
+    expect(await paymentTabs()).toBe(before + 1);
+    expect(await browser.sw.evaluate(async () => (await chrome.tabs.query({})).length)).toBe(tabsBefore + 1);
     expect(await payment.locator('#private-host, #confirm').first().textContent()).toMatch(/\/forged\/[1-5]/);
     expect(attacker.seenAt('/forged/')).toEqual([]);
     await payment.close();
