@@ -1,5 +1,6 @@
 import '../platform/i18n';
 import { browser } from 'wxt/browser';
+import { PaymentOpenLimit } from '../lib/payments/open-limit';
 import { badgeText } from '../lib/payments/page-links';
 import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';
 import { vapi } from '../platform/browser';
@@ -13,6 +14,7 @@ import { cancelJob, onJobUpdate, onTabGone, startJob, uploadClipboard } from '..
 import { onPageJobsPort } from '../platform/upload/page-jobs-port';
 
 export default defineBackground(() => {
+  const paymentOpens = new PaymentOpenLimit();
   keepDntRulesInSync();
   // Scratch files a crash or a closed tab left behind: encrypted copies, and plaintext (files
   // waiting for upload, decrypted downloads). Nobody holds them when the browser starts or the
@@ -25,6 +27,7 @@ export default defineBackground(() => {
   });
   browser.runtime.onStartup.addListener(sweepAll);
   browser.tabs.onRemoved.addListener((tabId) => {
+    paymentOpens.closed(tabId);
     sweepClosedViewers().catch(() => {});
     onTabGone(tabId).catch(() => {});
   });
@@ -58,10 +61,26 @@ export default defineBackground(() => {
     await vapi.toolbarButton.setBadgeBackgroundColor({ tabId, color: '#7a4b00' });
     await vapi.toolbarButton.setBadgeText({ tabId, text: badgeText(data) });
   });
-  // A person clicked a payment link: the page it was on is what the browser says, not the message.
+  // A payment link clicked on a page: the page it was on is what the browser says, not the message.
+  // Nothing proves the click (a compromised renderer sends this message at will), so the tab it
+  // opens fetches nothing by itself, and a page tab gets one such tab at a time, a few a minute.
   onMessage('openPayment', async ({ data, sender }) => {
-    const url = await handOffClickedPayment({ ...data, ...(sender.url ? { pageUrl: sender.url } : {}) });
-    if (!url) return;
-    await browser.tabs.create({ url, index: sender.tab ? sender.tab.index + 1 : undefined });
+    const pageTab = sender.tab?.id;
+    if (pageTab === undefined) return;
+    const verdict = paymentOpens.take(pageTab, Date.now());
+    if (!verdict.ok) {
+      console.warn(`Hushdrop: no payment tab opened for tab ${pageTab}: ${verdict.reason} limit`);
+      return;
+    }
+    try {
+      const url = await handOffClickedPayment(
+        { ...data, ...(sender.url ? { pageUrl: sender.url } : {}) },
+        'page',
+      );
+      const tab = url ? await browser.tabs.create({ url, index: sender.tab!.index + 1 }) : undefined;
+      if (tab?.id !== undefined) paymentOpens.placed(pageTab, tab.id);
+    } finally {
+      paymentOpens.release(pageTab);
+    }
   });
 });

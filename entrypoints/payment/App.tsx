@@ -19,11 +19,15 @@ import {
   sourceFromText,
   walletUriFor,
 } from '../../lib/payments/index';
+import { isPrivateUrl } from '../../lib/payments/private-address';
 import type { CheckedRequest } from '../../lib/payments/request';
+import { paymentUrlProblem } from '../../lib/payments/same-origin';
 import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
 import { paymentFlow } from '../../platform/payments/flow';
 import { takeClickedPayment } from '../../platform/payments/hand-off';
+import { allowPrivateOrigin, mayReachPrivately } from '../../platform/payments/private-hosts';
 import { listPayments, type PaymentEntry } from '../../platform/storage/history';
+import { AskServer } from './AskServer';
 import { CheckedView } from './CheckedView';
 import { hostOf } from './format';
 import { PayWithWallet } from './PayWithWallet';
@@ -37,8 +41,8 @@ type View = PageView<PaymentEntry>;
 const EXAMPLE_URI = 'bitcoin:?r=https://shop.example/pay/123';
 
 /**
- * What the page was opened with: `?open=<id>`, a click on a web page handed off by the background
- * (fetched at once), or a request's address (`?r=`, `?uri=`), which waits for the person.
+ * What the page was opened with: `?open=<id>`, a click on a web page or the menu entry handed off
+ * by the background, or a request's address (`?r=`, `?uri=`), which waits for the person.
  */
 function initial(): { view: View; source?: PaymentSource; handOff?: string } {
   const params = new URLSearchParams(location.search);
@@ -126,20 +130,29 @@ export function App() {
     }
   }
 
-  /** `fromClick`: the person just acted, so a permission prompt may be shown. */
-  async function show(source: PaymentSource, fromClick: boolean) {
+  /**
+   * `fromClick`: the person just acted, so a permission prompt may be shown. `allowPrivate`: the
+   * click was on a card showing this server's address (allowing payments with it if private).
+   */
+  async function show(source: PaymentSource, fromClick: boolean, allowPrivate = false) {
     if (source.kind === 'offline') {
       abort.current?.abort();
       await showChecked(source, checkPaymentText(source.text, new Date()));
       return;
     }
-    if (fromClick) {
-      const allowed = await askToContact(serverOf(source)).catch(() => false);
-      if (!allowed) {
-        dispatch({ type: 'permission-needed', source });
-        return;
-      }
-    } else if (!(await mayContact(serverOf(source)))) {
+    const server = serverOf(source);
+    // Started before anything is awaited: Firefox takes a permission request only during the click.
+    // Not for a private address the person has not allowed here: its card comes first, no prompt.
+    const asking =
+      fromClick && (allowPrivate || !isPrivateUrl(server))
+        ? askToContact(server).catch(() => false)
+        : undefined;
+    if (allowPrivate) await allowPrivateOrigin(server);
+    if (!(await mayReachPrivately(server))) {
+      dispatch({ type: 'private-needed', source });
+      return;
+    }
+    if (!(await (asking ?? mayContact(server)))) {
       dispatch({ type: 'permission-needed', source });
       return;
     }
@@ -149,10 +162,19 @@ export function App() {
   /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
   async function offer(source: PaymentSource) {
     if (source.kind === 'offline') return show(source, false);
-    dispatch({ type: 'offered', source, allowed: await mayContact(serverOf(source)) });
+    const server = serverOf(source);
+    if (!(await mayReachPrivately(server))) {
+      dispatch({ type: 'private-needed', source });
+      return;
+    }
+    dispatch({ type: 'offered', source, allowed: await mayContact(server) });
   }
 
-  /** A person's click on a web page (or the menu entry), handed off by the background: shown at once. */
+  /**
+   * A click on a web page, or the menu entry, handed off by the background. Only the menu is known
+   * to be the person's act (a compromised page renderer can send what our content script sends),
+   * so only its request is fetched at once; a page's waits for the button like any address.
+   */
   async function openHandOff(id: string) {
     const click = await takeClickedPayment(id).catch(() => undefined);
     if (!click) {
@@ -176,7 +198,8 @@ export function App() {
     // A reload shows the same request, through the button.
     history.replaceState(null, '', paramsFor(source));
     setText(inputTextOf(source));
-    await show(source, false);
+    if (click.fromMenu) await show(source, false);
+    else await offer(source);
   }
 
   useEffect(() => {
@@ -204,7 +227,8 @@ export function App() {
     show(source, true);
   }
 
-  const serverView = view.state === 'confirm' || view.state === 'permission' ? view : undefined;
+  const serverView =
+    view.state === 'confirm' || view.state === 'permission' || view.state === 'private' ? view : undefined;
   return (
     <main>
       <h1>{t('payHeading')}</h1>
@@ -242,7 +266,14 @@ export function App() {
         )}
       </div>
 
-      {serverView && <AskServer view={serverView} onAsk={() => show(serverView.source, true)} />}
+      {serverView && (
+        <AskServer
+          view={serverView}
+          // Every card shows the server's address; confirm and permission appear only once a
+          // private address is allowed, so the click counts as allowing it in each.
+          onAsk={() => show(serverView.source, true, true)}
+        />
+      )}
 
       {view.state === 'failed' && (
         <section class="card" id="failure">
@@ -295,49 +326,6 @@ export function App() {
   );
 }
 
-/** Before contacting a server: the confirm button (allowed already) or the permission question. */
-function AskServer({
-  view,
-  onAsk,
-}: {
-  view: Extract<View, { state: 'confirm' | 'permission' }>;
-  onAsk: () => void;
-}) {
-  const { source } = view;
-  const server = serverOf(source);
-  const lnurl = source.kind === 'lnurl';
-  const link = <span class="mono">{lnurl ? source.target.label : server}</span>;
-  if (view.state === 'confirm') {
-    return (
-      <section class="card" aria-labelledby="confirm-h" id="confirm">
-        <h2 id="confirm-h">{t(lnurl ? 'payLookUpHeading' : 'payConfirmHeading', hostOf(server))}</h2>
-        <p>
-          <Message id={lnurl ? 'payLookUpText' : 'payConfirmText'} args={[link]} />
-        </p>
-        {source.pageUrl && (
-          <p class="small muted">
-            <Message id="payLinkedFrom" args={[<span class="mono">{source.pageUrl}</span>]} />
-          </p>
-        )}
-        <button type="button" id="fetch-request" onClick={onAsk}>
-          {t(lnurl ? 'payLookUpButton' : 'payFetchButton')}
-        </button>
-      </section>
-    );
-  }
-  return (
-    <section class="card" aria-labelledby="permission-h" id="permission">
-      <h2 id="permission-h">{t('payPermissionHeading', hostOf(server))}</h2>
-      <p>
-        <Message id={lnurl ? 'payPermissionLookUpText' : 'payPermissionText'} args={[link]} />
-      </p>
-      <button type="button" id="allow" onClick={onAsk}>
-        {t(lnurl ? 'payAllowLookUpButton' : 'payAllowButton')}
-      </button>
-    </section>
-  );
-}
-
 function LoadedView({
   loaded,
   now,
@@ -358,6 +346,8 @@ function LoadedView({
   const payable = evaluation.verdict !== 'invalid' && !expired && !paid;
   const first = details.outputs[0];
   const many = details.outputs.length > 1;
+  // Payments go only to the request's own site; one that names another is not offered for sending.
+  const elsewhere = details.paymentUrl ? paymentUrlProblem(loaded.requestUrl, details.paymentUrl) : undefined;
   return (
     <>
       <VerdictCard loaded={loaded} now={now} />
@@ -379,7 +369,12 @@ function LoadedView({
           {t('payNotPayable')}
         </p>
       )}
-      {evaluation.verdict !== 'invalid' && details.paymentUrl && (
+      {evaluation.verdict !== 'invalid' && elsewhere && (
+        <p class="card warn" id="payment-elsewhere">
+          {elsewhere}
+        </p>
+      )}
+      {evaluation.verdict !== 'invalid' && details.paymentUrl && !elsewhere && (
         <SendPayment
           key={entry?.id ?? loaded.requestUrl}
           loaded={loaded}

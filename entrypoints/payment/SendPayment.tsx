@@ -62,7 +62,7 @@ export function SendPayment({
     setPhase({ kind: 'sending' });
     abort.current = new AbortController();
     try {
-      const receipt = await paymentFlow.send(details, payment, abort.current.signal);
+      const receipt = await paymentFlow.send(loaded.requestUrl, details, payment, abort.current.signal);
       let historyError: string | undefined;
       if (entry) {
         try {

@@ -15,7 +15,11 @@ export type PaymentErrorCode =
   | 'bad-input'
   | 'bad-invoice'
   | 'bad-lnurl'
-  | 'expired';
+  | 'expired'
+  /** A redirect away from the request's origin, or one the browser hides. */
+  | 'redirect'
+  /** An address on this machine or a private network the person has not allowed. */
+  | 'private-host';
 
 export class PaymentError extends Error {
   override readonly name = 'PaymentError';

@@ -1,5 +1,5 @@
 import { plural, t } from '../i18n';
-import { PaymentError } from './errors';
+import { isPaymentError, PaymentError } from './errors';
 import {
   type HttpOptions,
   mediaType,
@@ -9,6 +9,7 @@ import {
   withDeadline,
 } from './http';
 import { MAX_PAYMENT_REQUEST_BYTES } from './limits';
+import { fetchOnOrigin } from './same-origin';
 import { PAYMENT_REQUEST_MIME } from './uri';
 
 /**
@@ -19,7 +20,7 @@ import { PAYMENT_REQUEST_MIME } from './uri';
 
 export interface FetchedPaymentRequest {
   bytes: Uint8Array;
-  /** Where the request finally came from (after redirects). */
+  /** Where the request finally came from (after same-origin redirects). */
   url: string;
   warnings: string[];
 }
@@ -35,15 +36,15 @@ export async function fetchPaymentRequest(url: string, options: HttpOptions): Pr
     async (signal) => {
       let response: Response;
       try {
-        response = await options.fetch(target.href, {
+        response = await fetchOnOrigin(options.fetch, target.href, {
           method: 'GET',
           headers: { Accept: PAYMENT_REQUEST_MIME },
-          redirect: 'follow',
           credentials: 'omit',
           cache: 'no-store',
           signal,
         });
       } catch (error) {
+        if (isPaymentError(error)) throw error;
         if (options.signal?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
         throw new PaymentError('unreachable', t('payFetchNoAnswer'), { cause: error });
       }
@@ -62,10 +63,8 @@ export async function fetchPaymentRequest(url: string, options: HttpOptions): Pr
           type ? t('payFetchWrongType', type.slice(0, 60)) : t('payFetchNoType'),
         );
       }
+      // A same-origin redirect cannot turn https into http (that would be another origin).
       const finalUrl = response.url || target.href;
-      if (response.url && target.protocol === 'https:' && response.url.startsWith('http:')) {
-        warnings.push(t('payFetchRedirectHttp'));
-      }
       const bytes = await readCapped(
         response,
         MAX_PAYMENT_REQUEST_BYTES,

@@ -4,6 +4,7 @@ import { plural, t } from '../i18n';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { isPaymentError, PaymentError } from './errors';
 import { type FetchLike, readCapped, withDeadline } from './http';
+import { fetchOnOrigin } from './same-origin';
 import { quote } from './verdict';
 
 /**
@@ -147,15 +148,15 @@ async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<
     async (signal) => {
       let response: Response;
       try {
-        response = await options.fetch(url, {
+        response = await fetchOnOrigin(options.fetch, url, {
           method: 'GET',
           headers: { Accept: 'application/json' },
-          redirect: 'error',
           credentials: 'omit',
           cache: 'no-store',
           signal,
         });
       } catch (error) {
+        if (isPaymentError(error)) throw error;
         if (options.signal?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
         throw new PaymentError('unreachable', t('payLnurlNoAnswer', host), { cause: error });
       }

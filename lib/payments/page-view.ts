@@ -16,6 +16,8 @@ export type PageView<Entry = unknown> =
   | { state: 'confirm'; source: FetchedSource }
   /** The server needs the person's permission first. */
   | { state: 'permission'; source: FetchedSource }
+  /** The server is on this machine or a private network: nothing is fetched until the person allows it. */
+  | { state: 'private'; source: FetchedSource }
   | { state: 'loading'; source: FetchedSource }
   | { state: 'failed'; message: string; retry: boolean; source?: FetchedSource }
   /** A BIP70 request, fetched and judged. */
@@ -39,6 +41,8 @@ export type PageEvent<Entry = unknown> =
   | { type: 'offered'; source: FetchedSource; allowed: boolean }
   /** The server is not allowed (yet): asking is up to the person. */
   | { type: 'permission-needed'; source: FetchedSource }
+  /** The server is private and not allowed for payments (yet). */
+  | { type: 'private-needed'; source: FetchedSource }
   | { type: 'fetching'; source: FetchedSource }
   | ({ type: 'fetched'; source: RequestSource; loaded: LoadedRequest } & Recorded<Entry>)
   /**
@@ -72,6 +76,8 @@ export function pageReducer<Entry>(view: PageView<Entry>, event: PageEvent<Entry
       return { state: event.allowed ? 'confirm' : 'permission', source: event.source };
     case 'permission-needed':
       return { state: 'permission', source: event.source };
+    case 'private-needed':
+      return { state: 'private', source: event.source };
     case 'fetching':
       return { state: 'loading', source: event.source };
     case 'fetched':

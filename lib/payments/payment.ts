@@ -1,7 +1,7 @@
 import { plural, t } from '../i18n';
 import { addressToScript, type Network } from './addresses';
 import { decodePaymentAck, encodePayment, type OutputInit, type PaymentAck } from './codec';
-import { PaymentError } from './errors';
+import { isPaymentError, PaymentError } from './errors';
 import { assertNotExpired } from './expiry';
 import {
   type HttpOptions,
@@ -12,6 +12,7 @@ import {
   withDeadline,
 } from './http';
 import { MAX_PAYMENT_ACK_BYTES, MAX_PAYMENT_BYTES } from './limits';
+import { fetchOnOrigin } from './same-origin';
 import { type ParsedTransaction, parseTransactionsHex, uncoveredOutputs } from './transactions';
 
 /**
@@ -149,16 +150,16 @@ export async function sendPayment(
     async (signal) => {
       let response: Response;
       try {
-        response = await options.fetch(target.href, {
+        response = await fetchOnOrigin(options.fetch, target.href, {
           method: 'POST',
           headers: { 'Content-Type': PAYMENT_MIME, Accept: PAYMENT_ACK_MIME },
           body: paymentBytes as Uint8Array<ArrayBuffer>,
-          redirect: 'follow',
           credentials: 'omit',
           cache: 'no-store',
           signal,
         });
       } catch (error) {
+        if (isPaymentError(error)) throw error;
         if (options.signal?.aborted) throw new PaymentError('unreachable', t('paySendCancelled'));
         throw new PaymentError('unreachable', t('paySendNoAnswer'), { cause: error });
       }

@@ -19,13 +19,17 @@ import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load'
 import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
 import type { CheckedRequest } from '../../lib/payments/request';
 import type { RootStore } from '../../lib/payments/roots';
+import { paymentUrlProblem } from '../../lib/payments/same-origin';
 import { expiresMs } from '../../lib/payments/timing';
 import type { EvaluatedDetails } from '../../lib/payments/verdict';
 import { addPayment, HistoryWriteError, type PaymentEntry } from '../storage/history';
+import { mayReachPrivately } from './private-hosts';
 import { paymentRootStore } from './roots';
 
 export interface PaymentFlowDeps {
   fetch: FetchLike;
+  /** Whether the person allowed this URL's origin, when it is on this machine or a private network. */
+  mayReach: (url: string) => Promise<boolean>;
   roots: () => Promise<RootStore>;
   history: { add(entry: PaymentEntry): Promise<void> };
   now?: () => Date;
@@ -35,6 +39,13 @@ export interface PaymentFlowDeps {
 export function createPaymentFlow(deps: PaymentFlowDeps) {
   const now = deps.now ?? (() => new Date());
   const newId = deps.newId ?? (() => crypto.randomUUID());
+  // Every fetch of the flow (request, Payment, LNURL) passes here, so no page state can reach a
+  // private address the person did not allow, whatever the page shows.
+  const fetch: FetchLike = async (input, init) => {
+    if (!(await deps.mayReach(input)))
+      throw new PaymentError('private-host', t('payPrivateNotAllowed', new URL(input).origin));
+    return deps.fetch(input, init);
+  };
 
   return {
     /** Fetches and judges a BIP70 request with the current roots and clock. */
@@ -44,7 +55,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
       signal?: AbortSignal,
     ): Promise<LoadedRequest> {
       return loadPaymentRequest(requestUrl, pageUrl, {
-        fetch: deps.fetch,
+        fetch,
         roots: await deps.roots(),
         now: now(),
         ...(signal ? { signal } : {}),
@@ -101,7 +112,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
 
     /** Looks up an LNURL-pay service's terms (the person asked). */
     lookUp(target: LnurlTarget, signal?: AbortSignal): Promise<LnurlPayParams> {
-      return fetchPayParams(target, { fetch: deps.fetch, ...(signal ? { signal } : {}) });
+      return fetchPayParams(target, { fetch, ...(signal ? { signal } : {}) });
     },
 
     /** Asks the service for an invoice for the amount chosen, and judges it against the terms. */
@@ -112,7 +123,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
       signal?: AbortSignal,
     ): Promise<CheckedRequest> {
       const fetched = await fetchLnurlInvoice(params, amountMsat, {
-        fetch: deps.fetch,
+        fetch,
         ...(signal ? { signal } : {}),
       });
       return lnurlRequest(source.target, params, fetched, now());
@@ -125,16 +136,22 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
       return paid;
     },
 
-    /** Re-checks expiry at the last moment, then POSTs the Payment and reads the PaymentACK. */
+    /**
+     * Re-checks expiry at the last moment, then POSTs the Payment (only to the origin the request
+     * came from, `requestUrl`) and reads the PaymentACK.
+     */
     async send(
+      requestUrl: string,
       details: EvaluatedDetails,
       payment: BuiltPayment,
       signal?: AbortSignal,
     ): Promise<PaymentReceipt> {
       if (!details.paymentUrl) throw new PaymentError('bad-input', t('payNoPaymentUrl'));
+      const elsewhere = paymentUrlProblem(requestUrl, details.paymentUrl);
+      if (elsewhere) throw new PaymentError('bad-url', elsewhere);
       assertNotExpired(details, now());
       return sendPayment(details.paymentUrl, payment.bytes, {
-        fetch: deps.fetch,
+        fetch,
         ...(signal ? { signal } : {}),
       });
     },
@@ -151,6 +168,7 @@ export type PaymentFlow = ReturnType<typeof createPaymentFlow>;
 /** The flow with the browser's fetch, the bundled and extra roots, and IndexedDB history. */
 export const paymentFlow = createPaymentFlow({
   fetch: (input, init) => fetch(input, init),
+  mayReach: mayReachPrivately,
   roots: paymentRootStore,
   history: { add: addPayment },
 });

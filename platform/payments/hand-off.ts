@@ -1,10 +1,13 @@
 // The hand-off from a click on a payment link (or the menu entry on selected text) to the payment
-// page. The page fetches a request or looks up an LNURL on its own only when it came this way: the background, having checked that the message came from
-// our content script (and only a person's click makes the script send it), leaves the request in
-// session storage under a random id, and the page takes it once. Session storage is out of reach
-// of web pages and content scripts, and nothing in the page's address can claim to be such a
-// hand-off. Any other way in (?r= or ?uri=: typed, pasted, Firefox's bitcoin: handler, another
-// extension opening the page) shows the request's address and waits for the person's button.
+// page. The background leaves the request in session storage under a random id, and the page
+// takes it once. Session storage is out of reach of web pages and content scripts, and nothing in
+// the page's address can claim to be such a hand-off.
+// The page fetches a request or looks up an LNURL on its own only for the menu entry: a menu click
+// happens in the browser's own UI, where no page can reach. A link click arrives as a message from
+// our content script, which acts only on trusted clicks, but a compromised page renderer can send
+// the same message with no click at all, and nothing in it can prove a gesture. So a page's click
+// is shown like any other way in (?r= or ?uri=: typed, pasted, Firefox's bitcoin: handler, another
+// extension opening the page): the request's address, waiting for the person's button.
 import { storage } from '@wxt-dev/storage';
 import { browser } from 'wxt/browser';
 import { MAX_REQUEST_TEXT } from '../../lib/payments/forms';
@@ -15,9 +18,13 @@ export type ClickedPayment = ({ requestUrl: string } | { text: string }) & {
   pageUrl?: string;
 };
 
+/** Who handed the request over: the browser's menu (the person, surely) or a web page's message. */
+export type HandOffFrom = 'menu' | 'page';
+
 interface Stored {
   what: { requestUrl: string } | { text: string };
   pageUrl?: string;
+  from: HandOffFrom;
   at: number;
 }
 
@@ -54,24 +61,35 @@ function requestOf(click: { requestUrl?: unknown; text?: unknown }): Stored['wha
  * Background: keeps a clicked request for the payment page; returns the page's address to open,
  * or undefined when what was clicked is no request (not a web address, no text, too long).
  */
-export async function handOffClickedPayment(click: ClickedPayment): Promise<string | undefined> {
+export async function handOffClickedPayment(
+  click: ClickedPayment,
+  from: HandOffFrom,
+): Promise<string | undefined> {
   const what = requestOf(click as { requestUrl?: unknown; text?: unknown });
   if (!what) return undefined;
   const now = Date.now();
   await dropStale(now).catch(() => {});
   const id = crypto.randomUUID();
-  const stored: Stored = { what, at: now };
+  const stored: Stored = { what, from, at: now };
   if (isHttp(click.pageUrl)) stored.pageUrl = click.pageUrl;
   await storage.setItem<Stored>(`session:${PREFIX}${id}`, stored);
   return `${browser.runtime.getURL('/payment.html')}?${new URLSearchParams({ open: id })}`;
 }
 
-/** Payment page: takes (and removes) the hand-off with this id; undefined when there is none. */
-export async function takeClickedPayment(id: string): Promise<ClickedPayment | undefined> {
+/**
+ * Payment page: takes (and removes) the hand-off with this id; undefined when there is none.
+ * `fromMenu` says whether it may be fetched at once.
+ */
+export async function takeClickedPayment(
+  id: string,
+): Promise<(ClickedPayment & { fromMenu: boolean }) | undefined> {
   if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
   const key = `session:${PREFIX}${id}` as const;
   const stored = await storage.getItem<Stored>(key);
   if (!stored) return undefined;
   await storage.removeItem(key);
-  return stored.pageUrl ? { ...stored.what, pageUrl: stored.pageUrl } : { ...stored.what };
+  const fromMenu = stored.from === 'menu';
+  return stored.pageUrl
+    ? { ...stored.what, pageUrl: stored.pageUrl, fromMenu }
+    : { ...stored.what, fromMenu };
 }

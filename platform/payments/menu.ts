@@ -21,10 +21,13 @@ export async function onPaymentMenuClick(
   info: { selectionText?: string; pageUrl?: string },
   tab?: { index?: number },
 ): Promise<void> {
-  const url = await handOffClickedPayment({
-    text: info.selectionText ?? '',
-    ...(info.pageUrl ? { pageUrl: info.pageUrl } : {}),
-  });
+  const url = await handOffClickedPayment(
+    {
+      text: info.selectionText ?? '',
+      ...(info.pageUrl ? { pageUrl: info.pageUrl } : {}),
+    },
+    'menu',
+  );
   if (!url) return;
   await browser.tabs.create({ url, ...(tab?.index !== undefined ? { index: tab.index + 1 } : {}) });
 }

@@ -13,6 +13,7 @@ import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { UNGRANTED_HOST as HOST } from './support/hosts';
+import { allowPaymentOrigins } from './support/payment-origins';
 
 const P2WPKH = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const TEA = '0.0015 BTC (150,000 sat)';
@@ -108,6 +109,9 @@ async function expectHandOff(page: DriverPage, href: string): Promise<void> {
 }
 
 forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
+  // The service runs on loopback: allowed up front (payment-origin.e2e tests that step).
+  beforeAll(() => allowPaymentOrigins((items) => d.setStorage(items), service.origin));
+
   /** The shop page, link `id` clicked by a person: the payment page it opened. */
   async function clickOnShop(id: string, done = '#verdict, #error'): Promise<DriverPage> {
     const shop = await d.openUrl(service.pageUrl);

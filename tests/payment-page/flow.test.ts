@@ -23,10 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => merchant?.close());
 
-function flowWith(roots: RootStore) {
+function flowWith(roots: RootStore, mayReach: (url: string) => Promise<boolean> = async () => true) {
   const history: PaymentEntry[] = [];
   const flow = createPaymentFlow({
     fetch: (input, init) => fetch(input, init),
+    mayReach,
     roots: async () => roots,
     history: { add: async (entry) => void history.push(entry) },
   });
@@ -70,7 +71,7 @@ describe('loading, showing and paying a request from the test merchant', () => {
     const built = preparePayment(details, FORM, now);
     expect(built.warnings[0]).toMatch(/Without a refund address/);
     const before = merchant.payments.length;
-    const receipt = await flow.send(details, built);
+    const receipt = await flow.send(loaded.requestUrl, details, built);
     expect(receipt.memo).toMatch(/^Thank you!/);
     expect(merchant.payments.length).toBe(before + 1);
     expect(decodePayment(built.bytes).merchantData).toEqual(details.merchantData);
@@ -84,7 +85,7 @@ describe('loading, showing and paying a request from the test merchant', () => {
     const loaded = await flow.load(merchant.requestUrl('unsigned'), merchant.pageUrl);
     const details = { ...loaded.evaluation.details, paymentUrl: 'http://127.0.0.1:1/pay' };
     const built = preparePayment(details, FORM, new Date());
-    const failure = await flow.send(details, built).then(
+    const failure = await flow.send('http://127.0.0.1:1/request', details, built).then(
       () => undefined,
       (error: unknown) => flow.describeFailure(error),
     );
@@ -100,6 +101,42 @@ describe('loading, showing and paying a request from the test merchant', () => {
     expect(() => preparePayment(details, FORM, new Date())).toThrow(
       /expired .*ask the merchant for a new one/,
     );
+  });
+
+  it('contacts no private origin the person has not allowed, and pays only to the request’s origin', async () => {
+    const asked: string[] = [];
+    const fetched: string[] = [];
+    const flow = createPaymentFlow({
+      fetch: (input, init) => {
+        fetched.push(input);
+        return fetch(input, init);
+      },
+      mayReach: async (url) => {
+        asked.push(url);
+        return false;
+      },
+      roots: async () => EMPTY_ROOT_STORE,
+      history: { add: async () => {} },
+    });
+    await expect(flow.load(merchant.requestUrl('unsigned'), undefined)).rejects.toMatchObject({
+      code: 'private-host',
+      message: expect.stringContaining(`${merchant.origin} is on this computer or a private network`),
+    });
+    expect(asked).toEqual([merchant.requestUrl('unsigned')]);
+    expect(fetched).toEqual([]);
+
+    const open = flowWith(EMPTY_ROOT_STORE).flow;
+    const loaded = await open.load(merchant.requestUrl('unsigned'), undefined);
+    const details = { ...loaded.evaluation.details, paymentUrl: 'http://127.0.0.1:1/pay' };
+    const built = preparePayment(details, FORM, new Date());
+    const paymentsBefore = merchant.payments.length;
+    await expect(open.send(loaded.requestUrl, details, built)).rejects.toMatchObject({
+      code: 'bad-url',
+      message: expect.stringContaining(
+        `sent to http://127.0.0.1:1, another site than the one it came from (${merchant.origin})`,
+      ),
+    });
+    expect(merchant.payments.length).toBe(paymentsBefore);
   });
 
   it('a history that refuses to store is said as it is, without another try', () => {

@@ -13,10 +13,13 @@ beforeEach(() => {
 
 describe('handing a clicked payment link to the payment page', () => {
   it('the page takes the request and the page it was on, once', async () => {
-    const url = await handOffClickedPayment({
-      requestUrl: 'https://shop.example/pay/1',
-      pageUrl: 'https://shop.example/cart',
-    });
+    const url = await handOffClickedPayment(
+      {
+        requestUrl: 'https://shop.example/pay/1',
+        pageUrl: 'https://shop.example/cart',
+      },
+      'page',
+    );
     expect(url).toMatch(/\/payment\.html\?open=[0-9a-f-]{36}$/);
     // The address holds nothing but the id.
     expect(url).not.toContain('shop.example');
@@ -24,29 +27,44 @@ describe('handing a clicked payment link to the payment page', () => {
     expect(await takeClickedPayment(id)).toEqual({
       requestUrl: 'https://shop.example/pay/1',
       pageUrl: 'https://shop.example/cart',
+      fromMenu: false,
     });
     expect(await takeClickedPayment(id)).toBeUndefined();
     expect(await fakeBrowser.storage.session.get(null)).toEqual({});
   });
 
   it('each click gets its own id', async () => {
-    const a = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
-    const b = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
+    const a = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' }, 'page');
+    const b = await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' }, 'page');
     expect(idOf(a!)).not.toBe(idOf(b!));
-    expect(await takeClickedPayment(idOf(b!))).toEqual({ requestUrl: 'https://shop.example/pay/1' });
-    expect(await takeClickedPayment(idOf(a!))).toEqual({ requestUrl: 'https://shop.example/pay/1' });
+    expect(await takeClickedPayment(idOf(b!))).toEqual({
+      requestUrl: 'https://shop.example/pay/1',
+      fromMenu: false,
+    });
+    expect(await takeClickedPayment(idOf(a!))).toEqual({
+      requestUrl: 'https://shop.example/pay/1',
+      fromMenu: false,
+    });
   });
 
   it('refuses a request that is not a web address, and drops a page that is not one', async () => {
-    expect(await handOffClickedPayment({ requestUrl: 'javascript:alert(1)' })).toBeUndefined();
-    expect(await handOffClickedPayment({ requestUrl: 'not a url' })).toBeUndefined();
-    expect(await handOffClickedPayment({ requestUrl: undefined as unknown as string })).toBeUndefined();
-    const url = await handOffClickedPayment({ requestUrl: 'http://127.0.0.1:9/r', pageUrl: 'file:///x' });
-    expect(await takeClickedPayment(idOf(url!))).toEqual({ requestUrl: 'http://127.0.0.1:9/r' });
+    expect(await handOffClickedPayment({ requestUrl: 'javascript:alert(1)' }, 'page')).toBeUndefined();
+    expect(await handOffClickedPayment({ requestUrl: 'not a url' }, 'page')).toBeUndefined();
+    expect(
+      await handOffClickedPayment({ requestUrl: undefined as unknown as string }, 'page'),
+    ).toBeUndefined();
+    const url = await handOffClickedPayment(
+      { requestUrl: 'http://127.0.0.1:9/r', pageUrl: 'file:///x' },
+      'page',
+    );
+    expect(await takeClickedPayment(idOf(url!))).toEqual({
+      requestUrl: 'http://127.0.0.1:9/r',
+      fromMenu: false,
+    });
   });
 
   it('an unknown or malformed id gives nothing', async () => {
-    await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' });
+    await handOffClickedPayment({ requestUrl: 'https://shop.example/pay/1' }, 'page');
     expect(await takeClickedPayment(crypto.randomUUID())).toBeUndefined();
     expect(await takeClickedPayment('')).toBeUndefined();
     expect(await takeClickedPayment('../settings')).toBeUndefined();
@@ -54,10 +72,13 @@ describe('handing a clicked payment link to the payment page', () => {
 
   it('a hand-off no page took is dropped after ten minutes', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const stale = await handOffClickedPayment({ requestUrl: 'https://shop.example/old' });
+    const stale = await handOffClickedPayment({ requestUrl: 'https://shop.example/old' }, 'page');
     vi.setSystemTime(Date.now() + 11 * 60_000);
-    const fresh = await handOffClickedPayment({ requestUrl: 'https://shop.example/new' });
+    const fresh = await handOffClickedPayment({ requestUrl: 'https://shop.example/new' }, 'page');
     expect(await takeClickedPayment(idOf(stale!))).toBeUndefined();
-    expect(await takeClickedPayment(idOf(fresh!))).toEqual({ requestUrl: 'https://shop.example/new' });
+    expect(await takeClickedPayment(idOf(fresh!))).toEqual({
+      requestUrl: 'https://shop.example/new',
+      fromMenu: false,
+    });
   });
 });

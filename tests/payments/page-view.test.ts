@@ -37,6 +37,14 @@ describe('the payment page states', () => {
     }
   });
 
+  it('a private address not allowed yet waits on its own card, whatever was shown', () => {
+    const shown = reduce(EMPTY, { type: 'offered', source: source(2), allowed: true });
+    expect(reduce(shown, { type: 'private-needed', source: source(3) })).toEqual({
+      state: 'private',
+      source: source(3),
+    });
+  });
+
   it('fetching, then the request with its history entry, or the history error', () => {
     const s = source(1);
     const loading = reduce(EMPTY, { type: 'fetching', source: s });

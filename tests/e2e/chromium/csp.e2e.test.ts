@@ -5,6 +5,7 @@
 // service worker to check; Firefox's background is a page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Merchant, startMerchant } from '../../merchant/server';
+import { allowPaymentOrigins } from '../support/payment-origins';
 import { type ExtensionBrowser, launchExtension } from './harness';
 
 declare const chrome: any;
@@ -18,6 +19,11 @@ beforeAll(async () => {
   // The test CA as an extra trusted root, the way the options page stores it (base64 DER).
   const root = Buffer.from(merchant.rootDer).toString('base64');
   await browser.sw.evaluate((r) => chrome.storage.local.set({ paymentRoots: [r] }), root);
+  // The merchant runs on loopback: allowed up front, as the person would on the page.
+  await allowPaymentOrigins(
+    (items) => browser.sw.evaluate((i) => chrome.storage.local.set(i), items),
+    merchant.origin,
+  );
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Merchant, startMerchant } from '../../merchant/server';
 import { seriousViolations } from '../support/axe';
+import { allowPaymentOrigins } from '../support/payment-origins';
 import { type ExtensionBrowser, launchExtension, screenshot } from './harness';
 
 declare const chrome: any;
@@ -26,6 +27,11 @@ beforeAll(async () => {
   browser = await launchExtension({ lang: 'de' });
   const root = Buffer.from(merchant.rootDer).toString('base64');
   await browser.sw.evaluate((r) => chrome.storage.local.set({ paymentRoots: [r] }), root);
+  // The merchant runs on loopback: allowed up front, as the person would on the page.
+  await allowPaymentOrigins(
+    (items) => browser.sw.evaluate((i) => chrome.storage.local.set(i), items),
+    merchant.origin,
+  );
 });
 
 afterAll(async () => {

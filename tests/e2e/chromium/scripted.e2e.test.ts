@@ -1,11 +1,14 @@
 // What a hostile page can make Hushdrop do without the person: scripted clicks on payment links,
-// payment-page addresses that name a request, and floods of payment links. The page here is a
-// loopback "attacker" that records every request it gets.
-// Chromium only: it reads what the content script reported (linkReports) and listens to messages in
-// the service worker; a page's clicks and floods are handled by the same content script in Firefox.
+// openPayment messages forged in the content script's world (a compromised renderer), payment-page
+// addresses that name a request, and floods of payment links. The page here is a loopback
+// "attacker" that records every request it gets.
+// Chromium only: it reads what the content script reported (linkReports), listens to messages in
+// the service worker and forges messages through chrome.scripting; a page's clicks and floods are
+// handled by the same content script and background code in Firefox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORTS_CAP } from '../../../lib/payments/page-links';
 import { type Attacker, startAttacker } from '../support/attacker';
+import { allowPaymentOrigins } from '../support/payment-origins';
 import { type ExtensionBrowser, launchExtension } from './harness';
 
 declare const chrome: any;
@@ -64,8 +67,12 @@ describe('scripted clicks', () => {
     // The page's handler ran for every scripted click, and nothing of ours had prevented them.
     expect(await page.evaluate(() => (window as any).seen)).toEqual(Array(20).fill(false));
 
-    // Then a person clicks: that one opens the payment page, which fetches at once.
+    // Then a person clicks: that one opens the payment page, which shows the request and waits (a
+    // loopback address, not yet allowed); the person allows it there, and only then is it fetched.
     const [payment] = await Promise.all([browser.ctx.waitForEvent('page'), page.click('#real')]);
+    await payment.locator('#private-host').waitFor();
+    expect(attacker.seenAt('/trusted')).toEqual([]);
+    await payment.click('#allow-private');
     await expect.poll(() => attacker.seenAt('/trusted').length).toBe(1);
     await payment.locator('#error, #verdict').first().waitFor();
     // The scripted clicks came first from the same page; none of them opened or fetched anything.
@@ -77,7 +84,68 @@ describe('scripted clicks', () => {
   });
 });
 
+describe('openPayment forged by a compromised renderer', () => {
+  it('five at once from a page’s content-script world: one tab, which fetches nothing by itself', async () => {
+    const url = attacker.page('/forger.html', '<!doctype html><title>forger</title><p>nothing to click');
+    const page = await browser.ctx.newPage();
+    await page.goto(url);
+    const before = await paymentTabs();
+    // Sent the way our content script sends it, from the ISOLATED world of the page's tab: the
+    // browser names the tab and page as the sender. Each reply comes once the background is done.
+    const tabsBefore = await browser.sw.evaluate(async () => (await chrome.tabs.query({})).length);
+    const opened = browser.ctx.waitForEvent('page');
+    const replies = await browser.sw.evaluate(
+      async ({ pageUrl, origin }) => {
+        const [tab] = await chrome.tabs.query({ url: pageUrl });
+        const [injection] = await chrome.scripting.executeScript({
+          target: { tabId: tab.id },
+          world: 'ISOLATED',
+          func: (o: string) =>
+            Promise.all(
+              [1, 2, 3, 4, 5].map(
+                (n) =>
+                  new Promise((resolve) =>
+                    chrome.runtime.sendMessage(
+                      {
+                        id: n,
+                        type: 'openPayment',
+                        data: { requestUrl: `${o}/forged/${n}` },
+                        timestamp: Date.now(),
+                      },
+                      () => resolve(chrome.runtime.lastError?.message ?? 'answered'),
+                    ),
+                  ),
+              ),
+            ),
+          args: [origin],
+        });
+        return injection.result;
+      },
+      { pageUrl: url, origin: attacker.origin },
+    );
+    expect(replies).toHaveLength(5);
+    // Every message has been handled (each was answered). The one tab shows the request's address
+    // and waits for the person; once it has loaded (a new tab's address is pending until then),
+    // it is the only one.
+    const payment = await opened;
+    await payment.locator('#private-host, #confirm').first().waitFor();
+    expect(await paymentTabs()).toBe(before + 1);
+    expect(await browser.sw.evaluate(async () => (await chrome.tabs.query({})).length)).toBe(tabsBefore + 1);
+    expect(await payment.locator('#private-host, #confirm').first().textContent()).toMatch(/\/forged\/[1-5]/);
+    expect(attacker.seenAt('/forged/')).toEqual([]);
+    await payment.close();
+    await page.close();
+  });
+});
+
 describe('the payment page opened by address', () => {
+  beforeAll(() =>
+    allowPaymentOrigins(
+      (items) => browser.sw.evaluate((i) => chrome.storage.local.set(i), items),
+      attacker.origin,
+    ),
+  );
+
   it('?r= shows the request address and fetches only when the person asks', async () => {
     const q = new URLSearchParams({ r: `${attacker.origin}/direct-r`, page: `${attacker.origin}/shop` });
     const page = await browser.open(`payment.html?${q}`);

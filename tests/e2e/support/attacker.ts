@@ -16,18 +16,25 @@ export interface Attacker {
   seenAt(prefix: string): SeenRequest[];
   /** Serve `html` at `path`. */
   page(path: string, html: string): string;
+  /** Answer `path` with a 307 to `location`; returns the URL of `path`. */
+  redirect(path: string, location: string): string;
   close(): Promise<void>;
 }
 
 export async function startAttacker(): Promise<Attacker> {
   const pages = new Map<string, string>();
+  const redirects = new Map<string, string>();
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     seen.push({ method: req.method ?? '', path });
     req.resume();
     const html = pages.get(path);
-    if (html !== undefined) {
+    const location = redirects.get(path);
+    if (location !== undefined) {
+      res.writeHead(307, { Location: location, 'Cache-Control': 'no-store' });
+      res.end();
+    } else if (html !== undefined) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(html);
     } else {
@@ -43,6 +50,10 @@ export async function startAttacker(): Promise<Attacker> {
     seenAt: (prefix) => seen.filter((s) => s.path.startsWith(prefix)),
     page(path, html) {
       pages.set(path, html);
+      return `${origin}${path}`;
+    },
+    redirect(path, location) {
+      redirects.set(path, location);
       return `${origin}${path}`;
     },
     close: () =>
