@@ -28,6 +28,8 @@ const SERVER_FILES_ON_S3 = [
 
 export default defineConfig({
   plugins: [WxtVitest()],
+  // Components render in unit tests too: their JSX is Preact's, as in the build.
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   test: {
     testTimeout: 30_000,
     setupFiles: ['tests/i18n-setup.ts'],

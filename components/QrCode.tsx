@@ -1,21 +1,20 @@
 import { useMemo } from 'preact/hooks';
-import { encode } from 'uqr';
+import { t } from '../lib/i18n';
+import { qrModules } from '../lib/qr-modules';
 
 /**
  * A QR code drawn as SVG elements from uqr's module matrix (no markup strings). Dark on a white
- * quiet zone in every colour scheme, since phone cameras expect that.
+ * quiet zone in every colour scheme, since phone cameras expect that. A text too long for any QR
+ * code gets a sentence in its place, so the page around it (the link, the copy fields) still draws.
  */
 export function QrCode({ value, label, size = 224 }: { value: string; label: string; size?: number }) {
-  const qr = useMemo(() => encode(value, { ecc: 'M', border: 4 }), [value]);
-  const path = useMemo(() => {
-    const parts: string[] = [];
-    qr.data.forEach((row, y) => {
-      row.forEach((dark, x) => {
-        if (dark) parts.push(`M${x} ${y}h1v1h-1z`);
-      });
-    });
-    return parts.join('');
-  }, [qr]);
+  const qr = useMemo(() => qrModules(value), [value]);
+  if (qr.kind === 'too-long')
+    return (
+      <p class="qr-too-long small muted" style={{ maxWidth: `${size}px` }}>
+        {t('qrTooLong')}
+      </p>
+    );
   return (
     <svg
       class="qr"
@@ -27,7 +26,7 @@ export function QrCode({ value, label, size = 224 }: { value: string; label: str
       shape-rendering="crispEdges"
     >
       <rect width={qr.size} height={qr.size} fill="#ffffff" />
-      <path d={path} fill="#000000" />
+      <path d={qr.path} fill="#000000" />
     </svg>
   );
 }

@@ -1,7 +1,10 @@
 // Finds payment links on the page (also ones added later): bitcoin: URIs of every form,
-// lightning: and lnurlp: links, BIP70 payment requests. Marks them, counts them on the toolbar
-// badge, and opens a link the person clicks in Hushdrop's payment page instead of leaving the
-// browser. The page decides what is in its DOM, so the work it can cause is bounded:
+// lightning: and lnurlp: links, BIP70 payment requests. Counts them on the toolbar badge, and
+// opens a link the person clicks in Hushdrop's payment page instead of leaving the browser.
+// It leaves no mark a page can read (no attribute, title, element, event or global): a page that
+// could see one would know the person uses Hushdrop and bitcoin. The badge, outside the page,
+// is the only sign that links were found. The page decides what is in its DOM, so the work it
+// can cause is bounded:
 // a precise selector (ordinary links never reach script), at most LINKS_EXAMINED_CAP links
 // examined, added links handled in one batch per MUTATION_BATCH_MS, at most REPORTS_CAP badge
 // messages. Only a click by the person counts: the page's own scripted clicks are left to the page.
@@ -39,10 +42,7 @@ export default defineContentScript({
       }
       seen.add(a);
       examined++;
-      if (!linkOf(a)) return;
-      found++;
-      a.dataset.hushdrop = 'payment-request';
-      if (!a.title) a.title = 'Opens in Hushdrop: payment request';
+      if (linkOf(a)) found++;
     };
     const scan = (root: ParentNode) => {
       for (const a of root.querySelectorAll<HTMLAnchorElement>(PAYMENT_LINK_SELECTOR)) {

@@ -1,12 +1,13 @@
 import { t } from '../i18n';
 import type { Network } from './addresses';
 import { type CertificateCache, sharedCertificateCache } from './certificate-cache';
-import { commonNameOf, displayNameOf, dnsNamesOf, hostMatchesName, organizationOf } from './certificates';
+import { displayNameOf, hostMatchesName, organizationOf } from './certificates';
 import { validateChain } from './chain';
 import { decodePaymentDetails, decodePaymentRequest, decodeX509Certificates } from './codec';
 import { PaymentError } from './errors';
 import type { RootStore } from './roots';
 import { type PkiType, signedBytesOf, verifyLeafSignature } from './signature';
+import { signerNameOf } from './signer-name';
 import { checkRules, type EvaluatedDetails, quote, type Verdict } from './verdict';
 
 /**
@@ -29,7 +30,10 @@ export interface EvaluateOptions {
 }
 
 export interface Merchant {
-  /** Leaf certificate CN (or its first DNS name). Only set when verified. */
+  /**
+   * The name "Signed by" shows, the one the chain vouches for (signer-name.ts): the leaf's first
+   * SAN DNS name, else its CN after it passed the chain's name constraints. Only set when verified.
+   */
   commonName: string;
   organization?: string;
   /** The CA that issued the merchant's certificate. */
@@ -102,14 +106,13 @@ async function checkPki(
   if (!chain.ok) reasons.push(chain.reason);
   if (reasons.length > 0 || !chain.ok) return { reasons, warnings: [] };
 
-  const dnsNames = dnsNamesOf(leaf);
-  const commonName = commonNameOf(leaf.subject) ?? dnsNames[0] ?? organizationOf(leaf.subject);
-  if (!commonName) return fail(t('payCertificateNoName'));
+  const signer = signerNameOf(chain.path);
+  if (!signer.ok) return fail(signer.reason);
   const merchant: Merchant = {
-    commonName,
+    commonName: signer.name,
     issuer: displayNameOf(leaf.issuer),
     trustAnchor: displayNameOf(chain.anchor.subject),
-    dnsNames,
+    dnsNames: signer.dnsNames,
   };
   const organization = organizationOf(leaf.subject);
   if (organization !== undefined) merchant.organization = organization;

@@ -33,6 +33,9 @@ export interface IssueOptions {
   issuerName?: string;
   keyUsage?: 'sign' | 'none';
   modulusLength?: number;
+  /** Name constraints of a CA: the DNS subtrees it may vouch for, and those it may not. */
+  permittedDns?: string[];
+  excludedDns?: string[];
 }
 
 const subtle = globalThis.crypto.subtle;
@@ -134,6 +137,22 @@ export async function issue(issuer: Identity | null, options: IssueOptions): Pro
     ),
   ];
   if (altNames.length) extensions.push(extension('2.5.29.17', false, new pkijs.AltName({ altNames })));
+  if (options.permittedDns || options.excludedDns) {
+    const subtrees = (names: string[] | undefined) =>
+      names?.map((value) => new pkijs.GeneralSubtree({ base: new pkijs.GeneralName({ type: 2, value }) }));
+    const permittedSubtrees = subtrees(options.permittedDns);
+    const excludedSubtrees = subtrees(options.excludedDns);
+    extensions.push(
+      extension(
+        '2.5.29.30',
+        true,
+        new pkijs.NameConstraints({
+          ...(permittedSubtrees ? { permittedSubtrees } : {}),
+          ...(excludedSubtrees ? { excludedSubtrees } : {}),
+        }),
+      ),
+    );
+  }
   certificate.extensions = extensions;
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey, engine);
   const signer = issuer ? await rebind(issuer.keys.privateKey, hash) : keys.privateKey;
