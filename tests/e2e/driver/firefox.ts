@@ -228,6 +228,29 @@ export class FirefoxPage implements DriverPage {
     });
   }
 
+  /** Marionette sizes the window, toolbars included: sized again by what the page then measures. */
+  setViewport(width: number, height: number): Promise<void> {
+    return this.in(async (m) => {
+      let inner: [number, number] = [0, 0];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        inner = (
+          await m.send('WebDriver:ExecuteScript', {
+            script: 'return [window.innerWidth, window.innerHeight];',
+            args: [],
+          })
+        ).value;
+        if (inner[0] === width && inner[1] === height) return;
+        const got = await m.send('WebDriver:GetWindowRect');
+        const rect = got.value ?? got;
+        await m.send('WebDriver:SetWindowRect', {
+          width: rect.width + width - inner[0],
+          height: rect.height + height - inner[1],
+        });
+      }
+      throw new Error(`Firefox's viewport stayed ${inner.join('×')}, not ${width}×${height}.`);
+    });
+  }
+
   screenshot(name: string): Promise<void> {
     return this.in(async (m) => {
       const png = (await m.send('WebDriver:TakeScreenshot', { full: true, hash: false })).value;
