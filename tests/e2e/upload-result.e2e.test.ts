@@ -8,6 +8,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { serverSettings } from '../testkit/settings';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
+import { screenshotAndAxe } from './support/axe';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
 import { DONE_LINK, FILE_INPUT, submitFile } from './support/uploads';
@@ -94,7 +95,8 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
         }, DONE_LINK);
         expect(after.linkInView, 'link out of view').toBe(true);
         expect(after).toMatchObject({ focusTag: 'BUTTON', focusCopiesLink: true, focusLabel: 'Copy Link' });
-        await page.screenshot(`upload-result-${width}`);
+        // The finished job, its picker and options: nothing serious for axe at either width.
+        await screenshotAndAxe(page, `upload-result-${width}`);
       } finally {
         await page.close();
       }
