@@ -79,3 +79,15 @@ export async function opfsSettled(page: Page, limitMs = 60_000): Promise<void> {
   const end = Date.now() + limitMs;
   while ((await opfsNames(page)).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
 }
+
+/** A file input of the bench's own (the upload page's input starts an upload when a file is chosen). */
+export async function benchFileInput(page: Page, files: string | string[]): Promise<void> {
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.multiple = true;
+    input.id = 'bench-file';
+    document.body.append(input);
+  });
+  await page.setInputFiles('#bench-file', files);
+}

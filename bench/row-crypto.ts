@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { STREAM_CHUNK_BYTES } from '../lib/crypto';
-import type { BenchBrowser } from './chromium';
+import { type BenchBrowser, benchFileInput } from './chromium';
 import { MIB, median, writeRandomFile } from './common';
 
 export interface CryptoResult {
@@ -60,14 +60,14 @@ export async function cryptoRow(
   const page = await b.ctx.newPage();
   try {
     await page.goto(b.url('upload.html'));
-    await page.locator('#file').waitFor();
-    await page.setInputFiles('#file', path);
+    await page.locator('#file').waitFor({ state: 'attached' });
+    await benchFileInput(page, path);
     // DevTools evaluation is not bound by the page's CSP, so the bench code can be put in.
     await page.evaluate(await pageCipherBundle());
     await page.evaluate(cryptoJs);
     await page.evaluate(async () => {
       const g = globalThis as any;
-      const file = (document.querySelector('#file') as HTMLInputElement).files![0]!;
+      const file = (document.querySelector('#bench-file') as HTMLInputElement).files![0]!;
       g.benchFile = file;
       g.benchData = new Uint8Array(await file.arrayBuffer());
       g.benchKey = 'abcdefghijklmnopqrstuvwxyzABCDEF';

@@ -9,7 +9,7 @@ import { openAsBlob } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eceCiphertextSize, eceEncryptStream } from '../lib/crypto';
-import type { BenchBrowser } from './chromium';
+import { type BenchBrowser, benchFileInput } from './chromium';
 import { MIB, writeRandomFile } from './common';
 import { pageCipherBundle } from './row-crypto';
 
@@ -49,12 +49,12 @@ export async function eceRow(
   const page = await b.ctx.newPage();
   try {
     await page.goto(b.url('upload.html'));
-    await page.locator('#file').waitFor();
-    await page.setInputFiles('#file', [plainPath, sealedPath]);
+    await page.locator('#file').waitFor({ state: 'attached' });
+    await benchFileInput(page, [plainPath, sealedPath]);
     await page.evaluate(await pageCipherBundle());
     await page.evaluate(async (secret) => {
       const g = globalThis as any;
-      const [plain, sealed] = (document.querySelector('#file') as HTMLInputElement).files!;
+      const [plain, sealed] = (document.querySelector('#bench-file') as HTMLInputElement).files!;
       g.benchPlain = plain;
       g.benchSealed = sealed;
       g.benchSecret = Uint8Array.from(secret);

@@ -1,3 +1,4 @@
+import type { Ref } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../lib/i18n';
 
@@ -5,7 +6,18 @@ import { t } from '../lib/i18n';
  * A read-only value with a copy button; the value is shown as text, never as HTML. Values are often
  * links with keys: autocomplete=off keeps them out of the browser's session restore.
  */
-export function CopyField({ label, value, id }: { label: string; value: string; id: string }) {
+export function CopyField({
+  label,
+  value,
+  id,
+  buttonRef,
+}: {
+  label: string;
+  value: string;
+  id: string;
+  /** For a page that moves focus to the copy button (the upload page, when a job finishes). */
+  buttonRef?: Ref<HTMLButtonElement>;
+}) {
   const [copied, setCopied] = useState<'' | 'yes' | 'no'>('');
   async function copy() {
     try {
@@ -28,7 +40,7 @@ export function CopyField({ label, value, id }: { label: string; value: string; 
           value={value}
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button type="button" onClick={copy} aria-label={t('copyNamed', label)}>
+        <button ref={buttonRef} type="button" onClick={copy} aria-label={t('copyNamed', label)}>
           {t('copy')}
         </button>
       </div>

@@ -77,16 +77,28 @@ export function formatNumber(n: number, options?: Intl.NumberFormatOptions): str
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
 
+/** The binary unit that writes `n` bytes with a whole part under 1024: 0 is bytes, 1 KiB, 2 MiB… */
+function unitOf(n: number): number {
+  let i = 0;
+  while (n >= 1024 ** (i + 1) && i < UNITS.length) i++;
+  return i;
+}
+
+/** `n` bytes in unit `i` (as unitOf gives it), as a number for the language. */
+function inUnit(n: number, i: number): string {
+  const v = n / 1024 ** i;
+  return formatNumber(v, { maximumFractionDigits: i === 0 ? 0 : v < 10 ? 1 : 0 });
+}
+
 /** 1536 → "1.5 KiB" (binary units; the number written as the language writes numbers). */
 export function formatBytes(n: number): string {
-  if (n < 1024) return plural('bytes', n);
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < UNITS.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${formatNumber(v, { maximumFractionDigits: v < 10 ? 1 : 0 })} ${UNITS[i]}`;
+  const i = unitOf(n);
+  return i === 0 ? plural('bytes', n) : `${inUnit(n, i)} ${UNITS[i - 1]}`;
+}
+
+/** Part of a size in the whole's unit: (3.4 MiB, 20 MiB) → "3.4 of 20 MiB", as a progress shows it. */
+export function formatBytesOf(done: number, total: number): string {
+  return t('amountOf', inUnit(done, unitOf(total)), formatBytes(total));
 }
 
 /** A moment as the language writes it (ms since the epoch, or an ISO date). */

@@ -1,73 +1,19 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { CopyField } from '../../components/CopyField';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
-import { FileName } from '../../components/FileName';
-import { JobProgress } from '../../components/JobProgress';
-import { LinkQr } from '../../components/LinkQr';
+import { FilePicker } from '../../components/FilePicker';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
-import { displayName } from '../../lib/history/file-names';
-import { formatBytes, t } from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 import type { JobState } from '../../lib/jobs/model';
 import { activeProfile, type Settings, uploadOptions } from '../../lib/settings';
 import { limitText } from '../../lib/upload/limit';
 import { watchJobs } from '../../platform/storage/jobs';
 import { loadSettings, watchSettings } from '../../platform/storage/settings';
-import { cancelOnPage, runOnPage } from '../../platform/upload/page-jobs';
-
-function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }) {
-  return (
-    <article class="card job" data-state={job.state}>
-      <h3 style={{ margin: '0 0 6px', fontSize: '1rem' }}>
-        <FileName name={job.name} /> <span class="muted small">({formatBytes(job.total)})</span>
-      </h3>
-      {job.state === 'running' && (
-        <div>
-          <JobProgress job={job} />
-          <p>
-            <button type="button" class="secondary" onClick={() => cancelOnPage(job.id)}>
-              {t('cancel')}
-            </button>
-          </p>
-        </div>
-      )}
-      {job.state === 'done' && job.link && (
-        <div>
-          <p class="ok">
-            {[
-              t('uploaded'),
-              job.copied ? t('linkCopied') : '',
-              job.mode === 'client' ? t('keyOnlyInLink') : '',
-            ]
-              .filter(Boolean)
-              .join(' ')}
-          </p>
-          {job.warning && (
-            <p class="warn" role="alert">
-              {job.warning}
-            </p>
-          )}
-          <CopyField id={`link-${job.id}`} label={t('link')} value={job.link} />
-          <LinkQr link={job.link} name={displayName(job.name)} />
-          {job.deletionLink && (
-            <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.deletionLink} />
-          )}
-        </div>
-      )}
-      {(job.state === 'failed' || job.state === 'cancelled') && job.error && (
-        <div role="alert">
-          <p class="error">{job.error}</p>
-          {job.errorDetail && <p class="small">{t('serverSaid', job.errorDetail)}</p>}
-          <button type="button" class="secondary retry" onClick={onRetry}>
-            {t('tryAgain')}
-          </button>
-        </div>
-      )}
-    </article>
-  );
-}
+import { runOnPage } from '../../platform/upload/page-jobs';
+import { JobView } from './JobView';
 
 // The files picked here run here (platform/upload/page-jobs.ts), and show in the popup and the
-// badge as well; what the background adds (the copied link) comes from the job store.
+// badge as well; what the background adds (the copied link) comes from the job store. One step:
+// the options come first, and choosing, dropping or pasting a file starts its upload.
 export function App() {
   const [settings, setSettings] = useState<Settings>();
   const [profileId, setProfileId] = useState<string>();
@@ -76,7 +22,6 @@ export function App() {
   const [copied, setCopied] = useState<Record<string, boolean>>({});
   /** Kept so a failed upload can be tried again without choosing the file again. */
   const files = useRef(new Map<string, File>());
-  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     loadSettings().then((s) => {
@@ -150,28 +95,6 @@ export function App() {
         {profile.sizeLimit ? ` (${limitText(profile.sizeLimit)})` : ''} ·{' '}
         <a href="/options.html">{t('navSettings')}</a> · <a href="/uploads.html">{t('navUploads')}</a>
       </p>
-      <section class="card" aria-labelledby="pick">
-        <h2 id="pick">{t('file')}</h2>
-        <DropZone label={t('filesToUpload')} onFiles={(picked) => start(picked)}>
-          <p>{t('dropPasteOrChoose')}</p>
-          <label for="file" class="sr-only">
-            {t('filesToUpload')}
-          </label>
-          <input id="file" ref={input} type="file" multiple />
-          <p>
-            <button
-              id="upload"
-              type="button"
-              onClick={() => {
-                start([...(input.current?.files ?? [])]);
-                if (input.current) input.current.value = '';
-              }}
-            >
-              {t('upload')}
-            </button>
-          </p>
-        </DropZone>
-      </section>
       <section class="card" aria-labelledby="opts">
         <h2 id="opts">{t('options')}</h2>
         {settings.profiles.length > 1 && (
@@ -187,6 +110,13 @@ export function App() {
           </>
         )}
         <UploadOptionsForm value={choices} onChange={setChoices} showDoNotTrack={false} />
+      </section>
+      <section class="card" aria-labelledby="pick">
+        <h2 id="pick">{t('file')}</h2>
+        <DropZone label={t('filesToUpload')} onFiles={(picked) => start(picked)}>
+          <FilePicker id="file" onFiles={(picked) => start(picked)} />
+          <p class="small">{t('pickerHint')}</p>
+        </DropZone>
       </section>
       <section aria-labelledby="uploads" aria-live="polite">
         <h2 id="uploads" class={jobs.length ? '' : 'sr-only'}>

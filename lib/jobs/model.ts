@@ -43,8 +43,15 @@ export interface JobState {
   name: string;
   state: 'running' | JobEnd;
   phase?: JobPhase;
+  /**
+   * The whole job's progress as bytes of the file: encrypting and sending are phases of one bar
+   * (lib/jobs/progress.ts), so this only grows, from 0 to `total`.
+   */
   done: number;
+  /** The file's own size in bytes (never the request's, which carries the form as well). */
   total: number;
+  /** Time left at the pace so far, once it can be told. */
+  msLeft?: number;
   mode?: Mode;
   link?: string;
   deletionLink?: string;

@@ -27,6 +27,7 @@ export function isJobState(value: unknown): value is JobState {
     count(j.done) &&
     count(j.total) &&
     count(j.startedAt) &&
+    (j.msLeft === undefined || count(j.msLeft)) &&
     ['link', 'deletionLink', 'error', 'errorDetail', 'warning', 'profileId'].every((k) => text(j[k]))
   );
 }

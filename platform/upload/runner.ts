@@ -12,6 +12,7 @@ import {
   newJobState,
   type UploadSource,
 } from '../../lib/jobs/model';
+import { progressTracker } from '../../lib/jobs/progress';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { throttle } from '../../lib/throttle';
 import { landedElsewhere } from '../../lib/upload/landed';
@@ -103,6 +104,7 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
       const file = await resolveSource(req.source, abort.signal, cleanups);
       size = file.size;
       update({ name: file.name || state.name, total: file.size });
+      const track = progressTracker(size);
       const tooBig = sizeProblem(req.profile, file.size);
       if (tooBig) throw new JobError(tooBig);
       const { entry, historyError } = await runUpload(
@@ -113,9 +115,8 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
           signal: abort.signal,
           timeoutMs: silenceMs(req.profile),
           requestStreams,
-          // The request body is the file plus a few hundred bytes of form: counted as the file's share.
-          onProgress: ({ phase, done, total }) =>
-            update({ phase, done: total ? Math.floor((done / total) * size) : 0, total: size }),
+          // One bar over the phases, in bytes of the file's own size (the request's are a bit more).
+          onProgress: (p) => update({ phase: p.phase, msLeft: undefined, ...track(p) }),
         },
       );
       state = {
@@ -126,6 +127,7 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
         mode: entry.mode,
         warning: historyError?.message,
         done: size,
+        msLeft: undefined,
       };
     } catch (err) {
       const refusal = sizeRefusal(err, req.profile, size);
@@ -137,6 +139,7 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
         error: cancelled ? t('uploadCancelled') : message,
         errorDetail: cancelled ? undefined : detail,
         learnedSizeLimit: refusal?.limit,
+        msLeft: undefined,
       };
     }
     running.delete(req.jobId);

@@ -24,6 +24,7 @@ import {
 } from '../../lib/crypto';
 import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
 import { formatNumber, plural, t } from '../../lib/i18n';
+import type { PhaseProgress } from '../../lib/jobs/progress';
 import {
   deletionLink,
   type SendUploadArgs,
@@ -43,11 +44,13 @@ import { addUpload, HistoryWriteError } from '../storage/history';
 import { createScratch, sweepScratch } from '../storage/scratch-files';
 import type { EncryptCommand, EncryptReport, UploadCipher } from './encrypt-worker';
 
-export interface UploadProgress {
-  phase: 'encrypting' | 'uploading';
-  done: number;
-  total: number;
-}
+/** A phase's bytes so far, and the phases this upload runs (one bar over them: lib/jobs/progress.ts). */
+export type UploadProgress = PhaseProgress;
+
+/** Encrypted into a copy on disk, then sent. */
+const DISK_PHASES = ['encrypting', 'uploading'] as const;
+/** Sent as it is, or encrypted as the network takes it. */
+const SEND_PHASES = ['uploading'] as const;
 
 export interface UploadOutcome {
   entry: UploadEntry;
@@ -104,7 +107,8 @@ function encryptInWorker(
       heard = true;
       const report = event.data;
       if (report.type === 'progress') {
-        if (!signal?.aborted) onProgress({ phase: 'encrypting', done: report.done, total: report.total });
+        if (!signal?.aborted)
+          onProgress({ phases: DISK_PHASES, phase: 'encrypting', done: report.done, total: report.total });
       } else if (signal?.aborted) finish(() => reject(abortReason(signal)));
       else if (report.type === 'done') finish(() => resolve('done'));
       else if (report.type === 'unsupported') finish(() => resolve('unsupported'));
@@ -145,7 +149,7 @@ async function encryptHere(
     const counting = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, out) {
         done += chunk.length;
-        onProgress({ phase: 'encrypting', done, total });
+        onProgress({ phases: DISK_PHASES, phase: 'encrypting', done, total });
         out.enqueue(chunk);
       },
     });
@@ -161,7 +165,7 @@ async function encryptHere(
       {
         chunkSize: CHUNK,
         signal,
-        onProgress: (done, total) => onProgress({ phase: 'encrypting', done, total }),
+        onProgress: (done, total) => onProgress({ phases: DISK_PHASES, phase: 'encrypting', done, total }),
       },
     );
     await writable.close();
@@ -219,9 +223,7 @@ async function sendStreamed(
       ...common,
       body: { stream, size: sealedSize(file, cipher) },
       transport: streamTransport(),
-      // The body is the file plus a few hundred bytes of form: show it as the file's share.
-      onProgress: (sent, total) =>
-        onProgress({ phase: 'uploading', done: Math.floor((sent / total) * file.size), total: file.size }),
+      onProgress: (sent, total) => onProgress({ phases: SEND_PHASES, phase: 'uploading', done: sent, total }),
     });
   } catch (err) {
     if (!(err instanceof UploadError && err.kind === 'stream-refused')) throw err;
@@ -245,7 +247,8 @@ async function sendFromDisk(
       ...common,
       body,
       transport: xhrTransport(XMLHttpRequest),
-      onProgress: (sent, total) => onProgress({ phase: 'uploading', done: sent, total }),
+      onProgress: (sent, total) =>
+        onProgress({ phases: cipher ? DISK_PHASES : SEND_PHASES, phase: 'uploading', done: sent, total }),
     });
     return { result, cleanup };
   } catch (err) {

@@ -23,7 +23,7 @@ import type { Driver, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { historyCount } from './support/history';
 import { UNGRANTED_HOST as HOST } from './support/hosts';
-import { DONE_LINK } from './support/uploads';
+import { chooseFiles, DONE_LINK, FILE_INPUT } from './support/uploads';
 
 const SIZE = Number(process.env.FX_SIZE_MIB ?? 300) * MIB;
 const BOUND = SIZE;
@@ -127,7 +127,7 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
   describe(`a ${SIZE / MIB} MiB file in client mode`, () => {
     it('through the upload page: encrypted in a worker, sent, the stored copy decrypts to the original, no copy is left, and memory stays bounded', async () => {
       const page = await d.open('upload.html');
-      await page.waitFor('#upload');
+      await page.waitFor(FILE_INPUT);
       // Playwright reports the workers a page starts; Marionette has no such event.
       const workers: string[] = [];
       if (page instanceof ChromiumPage) page.page.on('worker', (w) => workers.push(w.url()));
@@ -144,8 +144,7 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
       const peak = await peakDuring(
         d,
         (async () => {
-          await page.setInputFiles('#file', bigPath);
-          await page.click('#upload');
+          await chooseFiles(page, bigPath);
           await page.waitFor(DONE_LINK, { timeout: 280_000 });
         })(),
       );

@@ -10,14 +10,13 @@ import type { Driver, DriverPage, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
+import { chooseFiles } from './support/uploads';
 
 const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
 
-/** Chooses a file on the upload page and presses Upload. */
+/** Chooses a file on the upload page, which starts its upload. */
 async function pick(page: DriverPage, name: string): Promise<void> {
-  await page.waitFor('#upload');
-  await page.setInputFiles('#file', { name, buffer: randomBytes(200_000) });
-  await page.click('#upload');
+  await chooseFiles(page, { name, buffer: randomBytes(200_000) });
 }
 
 const jobNamed = async (d: Driver, name: string): Promise<JobView | undefined> =>

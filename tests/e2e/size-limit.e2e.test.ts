@@ -8,6 +8,7 @@ import { until } from '../testkit/wait';
 import type { Driver } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { serverForFile } from './support/servers';
+import { chooseFiles } from './support/uploads';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -22,8 +23,7 @@ async function uploadPage(d: Driver, server: ReferenceServer) {
   await d.setSettings(serverSettings(server, 'current'));
   const page = await d.open('upload.html');
   const send = async (name: string, size: number) => {
-    await page.setInputFiles('#file', { name, buffer: Buffer.alloc(size) });
-    await page.click('#upload');
+    await chooseFiles(page, { name, buffer: Buffer.alloc(size) });
     const job = { css: '.job[data-state="done"], .job[data-state="failed"]', hasText: name };
     await page.waitFor(job, { timeout: 60_000 });
     const state = await page.attribute(job, 'data-state');

@@ -16,7 +16,7 @@ import { historyCount } from './support/history';
 import { ASKED_HOST, UNGRANTED_HOST } from './support/hosts';
 import { fillServer, testAndSave } from './support/options';
 import { serverForFile } from './support/servers';
-import { DONE_LINK, fileNameOf, submitFile, uploadThroughPage } from './support/uploads';
+import { chooseFiles, DONE_LINK, fileNameOf, submitFile, uploadThroughPage } from './support/uploads';
 
 const MIB = 1024 * 1024;
 
@@ -171,8 +171,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
         ref.server.setFault(fault);
         const alert = '.job[data-state="failed"] [role="alert"] .error';
         try {
-          await page.setInputFiles('#file', { name: `fail-${fault}.bin`, buffer: randomBytes(256 * 1024) });
-          await page.click('#upload');
+          await chooseFiles(page, { name: `fail-${fault}.bin`, buffer: randomBytes(256 * 1024) });
           await page.waitFor(alert);
           expect(await page.text(alert)).toMatch(pattern);
           await page.screenshot(`upload-fault-${fault}`);
@@ -205,8 +204,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
       // The server holds the request unanswered, so the upload is surely running when Cancel is clicked.
       ref.server.setFault('stall', { once: true });
       try {
-        await page.setInputFiles('#file', { name: 'cancel-me.bin', buffer: randomBytes(MIB) });
-        await page.click('#upload');
+        await chooseFiles(page, { name: 'cancel-me.bin', buffer: randomBytes(MIB) });
         await page.click({ css: '.job[data-state="running"] button', hasText: 'Cancel' });
         await page.waitFor('.job[data-state="cancelled"]');
       } finally {

@@ -75,11 +75,14 @@ describe('acceptReport', () => {
       { ...job('e'), phase: 'sleeping' },
       { ...job('e'), link: 42 },
       { ...job('e'), name: undefined },
+      { ...job('e'), msLeft: -5 },
+      { ...job('e'), msLeft: '12 s' },
     ]) {
       expect(isJobState(bad), JSON.stringify(bad)).toBe(false);
       expect(acceptReport({}, bad, TAB_7)).toBeUndefined();
     }
     expect(isJobState(job('e'))).toBe(true);
+    expect(isJobState({ ...job('e'), msLeft: 12_000 })).toBe(true);
   });
 });
 

@@ -47,6 +47,6 @@ export async function openUploadPage(
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   await page.goto(browser.url('upload.html'));
-  await page.locator('#upload').waitFor();
+  await page.locator('#file').waitFor({ state: 'attached' });
   return { page, workers };
 }

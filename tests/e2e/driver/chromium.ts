@@ -106,6 +106,9 @@ export class ChromiumPage implements DriverPage {
   attribute(t: Target, name: string) {
     return this.locator(t).getAttribute(name);
   }
+  setViewport(width: number, height: number) {
+    return this.page.setViewportSize({ width, height });
+  }
   async screenshot(name: string) {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

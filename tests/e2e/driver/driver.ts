@@ -11,8 +11,7 @@
 //   forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
 //     it('uploads a file', async () => {
 //       const page = await d.open('upload.html');
-//       await page.setInputFiles('#file', { name: 'a.bin', buffer: randomBytes(1000) });
-//       await page.click('#upload');
+//       await page.setInputFiles('#file', { name: 'a.bin', buffer: randomBytes(1000) }); // starts it
 //       await page.waitFor('.job[data-state="done"]');
 //     });
 //   });
@@ -60,6 +59,11 @@ export interface DriverPage {
   text(t: Target): Promise<string>;
   inputValue(t: Target): Promise<string>;
   attribute(t: Target, name: string): Promise<string | null>;
+  /**
+   * Sizes the page's viewport (CSS pixels), for a phone-width or a desktop layout. In Firefox the
+   * window is sized so that its viewport is this: every tab of that window gets it.
+   */
+  setViewport(width: number, height: number): Promise<void>;
   /** Saves a full-page PNG under test-results/screenshots (Firefox's are prefixed `firefox-`). */
   screenshot(name: string): Promise<void>;
   close(): Promise<void>;

@@ -228,6 +228,43 @@ export class FirefoxPage implements DriverPage {
     });
   }
 
+  /**
+   * Marionette sizes the window, toolbars included: sized again by what the page then measures.
+   * A Firefox window is never narrower than about 500 px; a narrower viewport is that window with
+   * the tab zoomed in (as a phone's CSS pixels are larger than its device pixels): the page lays
+   * out, scrolls and measures at the width asked for.
+   */
+  async setViewport(width: number, height: number): Promise<void> {
+    const zoom = (z: number) =>
+      this.d.fx.chrome(
+        (to: number) => {
+          (globalThis as any).gBrowser.selectedBrowser.fullZoom = to;
+        },
+        z,
+        this.handle,
+      );
+    const inner = () => this.evaluate(() => [window.innerWidth, window.innerHeight] as [number, number]);
+    const resizeBy = (dw: number, dh: number) =>
+      this.in(async (m) => {
+        const got = await m.send('WebDriver:GetWindowRect');
+        const rect = got.value ?? got;
+        await m.send('WebDriver:SetWindowRect', { width: rect.width + dw, height: rect.height + dh });
+      });
+    let z = 1;
+    await zoom(z);
+    let [w, h] = await inner();
+    for (let attempt = 0; attempt < 6 && (w !== width || h !== height); attempt++) {
+      if (attempt === 2 && w > width) {
+        // The window would go no narrower: zoom in so that its width is `width` CSS pixels.
+        z = w / width;
+        await zoom(z);
+      } else await resizeBy(Math.round((width - w) * z), Math.round((height - h) * z));
+      [w, h] = await inner();
+    }
+    if (w !== width || h !== height)
+      throw new Error(`Firefox's viewport stayed ${w}×${h}, not ${width}×${height}.`);
+  }
+
   screenshot(name: string): Promise<void> {
     return this.in(async (m) => {
       const png = (await m.send('WebDriver:TakeScreenshot', { full: true, hash: false })).value;

@@ -9,13 +9,23 @@ export const fileNameOf = (link: string) => new URL(link.split('#')[0]!).pathnam
 /** The link field of a finished job on the upload page. */
 export const DONE_LINK = '.job[data-state="done"] input[id^="link-"]';
 
+/** The upload page's file input (visually hidden behind its styled label), ready once the page is. */
+export const FILE_INPUT = '#file';
+
 /**
- * Chooses a file on an open upload page, presses Upload, waits for a finished job and returns its
- * link. (Not matched by name: a name is shown without its bidi controls.)
+ * Chooses files on an open upload page: choosing starts their upload, as it does for a person
+ * (one step, no Upload button). A path is a file on disk.
+ */
+export async function chooseFiles(page: DriverPage, files: FileSpec | FileSpec[] | string): Promise<void> {
+  await page.setInputFiles(FILE_INPUT, files);
+}
+
+/**
+ * Chooses a file on an open upload page, waits for a finished job and returns its link. (Not
+ * matched by name: a name is shown without its bidi controls.)
  */
 export async function submitFile(page: DriverPage, file: FileSpec, timeout = 30_000): Promise<string> {
-  await page.setInputFiles('#file', file);
-  await page.click('#upload');
+  await chooseFiles(page, file);
   try {
     await page.waitFor(DONE_LINK, { timeout });
   } catch (err) {
@@ -43,7 +53,7 @@ export async function uploadThroughPage(
 ): Promise<string> {
   const page = await d.open('upload.html');
   try {
-    await page.waitFor('#upload');
+    await page.waitFor(FILE_INPUT);
     await prepare?.(page);
     return await submitFile(page, file);
   } finally {
