@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { GrantedHost } from '../lib/granted-hosts';
 import { t } from '../lib/i18n';
 import { grantedHosts, revokeHost } from '../platform/permissions';
+import { RevocableList } from './RevocableList';
 
 export function GrantedHostsSection() {
   const [hosts, setHosts] = useState<GrantedHost[]>();
@@ -14,7 +15,9 @@ export function GrantedHostsSection() {
     reload();
   }, []);
 
-  async function revoke(host: GrantedHost) {
+  async function revoke(name: string) {
+    const host = hosts?.find((h) => h.host === name);
+    if (!host) return;
     const removed = await revokeHost(host).catch(() => false);
     setStatus(t(removed ? 'hostRevoked' : 'hostNotRevoked', host.host));
     await reload();
@@ -24,27 +27,12 @@ export function GrantedHostsSection() {
     <section class="card" id="sites" aria-labelledby="sites-h">
       <h2 id="sites-h">{t('grantedSites')}</h2>
       <p class="small">{t('grantedSitesExplained')}</p>
-      {hosts?.length === 0 && <p class="muted">{t('grantedSitesNone')}</p>}
-      {hosts && hosts.length > 0 && (
-        <ul class="granted-sites">
-          {hosts.map((h) => (
-            <li key={h.host}>
-              <span class="granted-host">{h.host}</span>{' '}
-              <button
-                type="button"
-                class="secondary"
-                aria-label={t('hostRevokeNamed', h.host)}
-                onClick={() => revoke(h)}
-              >
-                {t('hostRevoke')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <p class="small" role="status" aria-live="polite">
-        {status}
-      </p>
+      <RevocableList
+        items={hosts?.map((h) => h.host)}
+        none={t('grantedSitesNone')}
+        status={status}
+        onRevoke={revoke}
+      />
     </section>
   );
 }

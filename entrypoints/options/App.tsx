@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { GrantedHostsSection } from '../../components/GrantedHostsSection';
+import { PaymentOriginsSection } from '../../components/PaymentOriginsSection';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { ShortcutsSection } from '../../components/ShortcutsSection';
 import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
@@ -299,6 +300,7 @@ export function App() {
       </form>
       <ShortcutsSection />
       <GrantedHostsSection />
+      <PaymentOriginsSection />
       <PaymentRootsSection />
     </main>
   );

@@ -23,3 +23,9 @@ export async function allowPrivateOrigin(url: string): Promise<void> {
   const current = await paymentPrivateOriginsItem.getValue();
   if (!current.includes(origin)) await paymentPrivateOriginsItem.setValue([...current, origin]);
 }
+
+/** Takes that word back: the payment page waits for the person again before contacting `origin`. */
+export async function forgetPrivateOrigin(origin: string): Promise<void> {
+  const current = await paymentPrivateOriginsItem.getValue();
+  await paymentPrivateOriginsItem.setValue(current.filter((o) => o !== origin));
+}

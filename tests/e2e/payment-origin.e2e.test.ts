@@ -59,6 +59,31 @@ forEachBrowser({}, (d) => {
     });
   });
 
+  describe('the options page', () => {
+    it('lists an allowed address, and Revoke makes the payment page wait for the person again', async () => {
+      const origin = local.origin;
+      await d.setStorage({ paymentPrivateOrigins: [origin] });
+      const options = await d.open('options.html');
+      const row = { css: '#payment-origins li', hasText: new URL(origin).host };
+      await options.waitFor(row);
+      await screenshotAndAxe(options, `options-payment-origins-${d.name}`);
+      await options.click({ css: 'button', hasText: 'Revoke', within: row });
+      await until(async () => (await options.count(row)) === 0 || undefined, 'the address to leave the list');
+      expect(await options.text('#payment-origins [role="status"]')).toBe(
+        `The payment page will wait for you again before it contacts ${origin}.`,
+      );
+      expect(await d.getStorage('paymentPrivateOrigins')).toEqual([]);
+      await options.close();
+
+      const path = `/revoked-${d.name}`;
+      const page = await d.open(`payment.html?${new URLSearchParams({ r: `${origin}${path}` })}`);
+      await page.waitFor('#private-host');
+      expect(await page.count('#fetch-request, #loading, #verdict')).toBe(0);
+      expect(local.seenAt(path)).toEqual([]);
+      await page.close();
+    });
+  });
+
   describe('a redirect to another origin', () => {
     it('is refused with a sentence naming the request’s origin; the other origin receives nothing', async () => {
       const path = `/elsewhere-${d.name}`;
