@@ -319,7 +319,7 @@ async function rowsAtoF(
 
 async function rowI(tmp: string, server: BenchServer): Promise<void> {
   log(
-    `h: a recipient opens a ${RECIPIENT_BYTES / MIB} MiB client-encrypted link in a plain Chromium, vs curl of the ciphertext`,
+    `i: a recipient opens a ${RECIPIENT_BYTES / MIB} MiB client-encrypted link in a plain Chromium, vs curl of the ciphertext`,
   );
   const browser = await launch();
   try {
