@@ -14,14 +14,18 @@ import {
   PAYMENT_LINK_SELECTOR,
   REPORTS_CAP,
 } from '../lib/payments/page-links';
-import { paymentLinkOf } from '../lib/payments/uri';
+import { isPaymentLink, paymentLinkOf } from '../lib/payments/uri';
 import { sendMessage } from '../platform/messaging/send';
 
 /** Above this many queued mutation records, one scan of the whole page is cheaper than replaying them. */
 const RESCAN_AFTER_RECORDS = 1000;
 
-const linkOf = (a: HTMLAnchorElement) =>
-  paymentLinkOf({ href: a.getAttribute('href') ?? '', type: a.type, baseUrl: document.baseURI });
+const anchorOf = (a: HTMLAnchorElement) => ({
+  href: a.getAttribute('href') ?? '',
+  type: a.type,
+  baseUrl: document.baseURI,
+});
+const linkOf = (a: HTMLAnchorElement) => paymentLinkOf(anchorOf(a));
 
 export default defineContentScript({
   matches: ['http://*/*', 'https://*/*'],
@@ -42,7 +46,7 @@ export default defineContentScript({
       }
       seen.add(a);
       examined++;
-      if (linkOf(a)) found++;
+      if (isPaymentLink(anchorOf(a))) found++;
     };
     const scan = (root: ParentNode) => {
       for (const a of root.querySelectorAll<HTMLAnchorElement>(PAYMENT_LINK_SELECTOR)) {

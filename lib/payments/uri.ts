@@ -227,3 +227,15 @@ export function paymentLinkOf(anchor: {
     return { requestUrl: url.href, via: 'file-extension' };
   return undefined;
 }
+
+/**
+ * Whether `paymentLinkOf` gives a link for this anchor, without parsing a bitcoin: URI: every one is
+ * a link (an unreadable one is shown with its reason), so the parse only says how to open it. The
+ * content script counts a page's links with this (up to LINKS_EXAMINED_CAP of them), and parses
+ * only the one the person clicks.
+ */
+export function isPaymentLink(anchor: { href: string; type?: string | null; baseUrl?: string }): boolean {
+  const href = anchor.href.trim();
+  if (href.length > MAX_REQUEST_TEXT) return false;
+  return /^bitcoin:/i.test(href) || paymentLinkOf(anchor) !== undefined;
+}

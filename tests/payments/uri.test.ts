@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBtc, parseBtc } from '../../lib/payments/amounts';
 import { PaymentError } from '../../lib/payments/errors';
-import { bitcoinUriFor, parseBitcoinUri, paymentLinkOf } from '../../lib/payments/uri';
+import { bitcoinUriFor, isPaymentLink, parseBitcoinUri, paymentLinkOf } from '../../lib/payments/uri';
 
 describe('parseBitcoinUri (BIP21 + BIP72)', () => {
   it('reads address, amount (to satoshis), label, message', () => {
@@ -135,5 +135,26 @@ describe('amounts', () => {
   it('refuses text that is not a plain amount', () => {
     for (const text of ['', '1e3', '-1', '0.123456789', '1.', '.5', '1,5', 'abc'])
       expect(parseBtc(text)).toBeUndefined();
+  });
+});
+
+describe('isPaymentLink (what the content script counts)', () => {
+  it('agrees with paymentLinkOf on every kind of link, without parsing bitcoin: URIs', () => {
+    const anchors = [
+      { href: 'bitcoin:?r=https%3A%2F%2Fshop.example%2Fi%2F1' },
+      { href: 'bitcoin:1BoatSLRHtKNngkdXEeobR76b53LETtpyT?amount=1' },
+      { href: 'BITCOIN:%zz' },
+      { href: `bitcoin:${'a'.repeat(9000)}` },
+      { href: '  bitcoin:?amount=-1  ' },
+      { href: 'lightning:lnbc1pvjluezsp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs' },
+      { href: 'lightning:lno1qcp4256ypq' },
+      { href: 'lnurlp://shop.example/p' },
+      { href: 'https://shop.example/i/2', type: 'application/bitcoin-paymentrequest' },
+      { href: 'i.bitcoinpaymentrequest', baseUrl: 'http://shop.example/a/' },
+      { href: 'https://example.org/' },
+      { href: 'mailto:a@b.c' },
+      { href: '' },
+    ];
+    for (const a of anchors) expect(isPaymentLink(a), a.href).toBe(paymentLinkOf(a) !== undefined);
   });
 });
