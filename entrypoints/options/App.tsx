@@ -54,21 +54,35 @@ function problemsOf(p: Profile): string | undefined {
 }
 
 export function App() {
-  const [settings, setSettings] = useState<Settings>();
+  const [settings, storeSettings] = useState<Settings>();
   const [editing, setEditing] = useState<string>();
   const [status, setStatus] = useState<Status>();
   const [testStatus, setTestStatus] = useState<Status & { busy?: boolean }>();
   const [testedKind, setTestedKind] = useState<ServerKind>();
+  // Changed since loaded or saved: a "Saved." from before no longer stands, and leaving asks first.
+  const [dirty, setDirty] = useState(false);
 
   useEffect(() => {
     loadSettings().then((s) => {
-      setSettings(s);
+      storeSettings(s);
       setEditing(s.activeProfileId);
     });
   }, []);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [dirty]);
   const profile = settings?.profiles.find((p) => p.id === editing);
   if (!settings || !profile) return <main aria-busy="true">{t('loading')}</main>;
 
+  /** Every edit goes through here. */
+  const setSettings = (next: Settings) => {
+    storeSettings(next);
+    setDirty(true);
+    setStatus({ kind: 'ok', text: t('unsavedChanges') });
+  };
   const setProfile = (patch: Partial<Profile>) =>
     setSettings({
       ...settings,
@@ -111,6 +125,7 @@ export function App() {
       settings.profiles.flatMap((p) => serverOriginPatterns(p.server)),
     ).catch(() => false);
     await saveSettings(settings);
+    setDirty(false);
     setStatus(granted ? { kind: 'ok', text: t('saved') } : { kind: 'error', text: t('savedNotAllowed') });
   }
 
@@ -133,7 +148,16 @@ export function App() {
         {t('optionsLead')} · <a href="/upload.html">{t('navUpload')}</a> ·{' '}
         <a href="/uploads.html">{t('uploadsList')}</a>
       </p>
-      <form onSubmit={save}>
+      <form
+        onSubmit={save}
+        // The browser's own check (an address that is no URL) blocks the submit before save runs:
+        // say which field, instead of leaving an older "Saved." in place.
+        onInvalidCapture={(e) => {
+          const field = e.target as HTMLInputElement;
+          const label = field.labels?.[0]?.textContent ?? field.name;
+          setStatus({ kind: 'error', text: t('notSavedField', label, field.validationMessage) });
+        }}
+      >
         <section class="card" aria-labelledby="profiles-h">
           <h2 id="profiles-h">{t('servers')}</h2>
           <div class="row">
@@ -172,12 +196,19 @@ export function App() {
               id="active"
               type="checkbox"
               checked={settings.activeProfileId === profile.id}
+              // One server is always used for uploads: it is changed by ticking another, not by
+              // unticking this one (which would leave the box and the list disagreeing).
+              disabled={settings.activeProfileId === profile.id}
+              aria-describedby="active-hint"
               onChange={(e) =>
                 e.currentTarget.checked && setSettings({ ...settings, activeProfileId: profile.id })
               }
             />
             {t('useForUploads')}
           </label>
+          <p id="active-hint" class="small muted">
+            {settings.activeProfileId === profile.id ? t('useForUploadsActive') : ''}
+          </p>
         </section>
         <section class="card" aria-labelledby="server-h">
           <h2 id="server-h">{profile.name}</h2>

@@ -1,0 +1,50 @@
+// The options page says what state its form is in, in both browsers (issue 20, "options bugs"):
+// when the browser's own URL check blocks a save, the "Saved." of an earlier save does not stay
+// (it named a state that was no longer true, and a reload then dropped the edit in silence); and the
+// server used for uploads cannot be unticked while the list still names it as used for uploads.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { serverSettings } from '../testkit/settings';
+import { until } from '../testkit/wait';
+import { forEachBrowser } from './driver/each-browser';
+import { serverForFile } from './support/servers';
+
+const ref = serverForFile({});
+const STATUS = '#save ~ p';
+
+forEachBrowser({}, (d) => {
+  beforeAll(() => d.setSettings(serverSettings(ref.server, 'current')));
+
+  describe('the options form', () => {
+    it('a save the browser blocks replaces "Saved." with the field and the reason', async () => {
+      const page = await d.open('options.html');
+      await page.waitFor('#apiUrl');
+      await page.click('#save');
+      await until(async () => (await page.text(STATUS)) === 'Saved.' || undefined, '"Saved."');
+
+      await page.fill('#apiUrl', 'not an address');
+      expect(await page.text(STATUS)).toBe('Unsaved changes.');
+      await page.click('#save');
+      await until(
+        async () => (await page.text(STATUS)).startsWith('Not saved: API address') || undefined,
+        'the blocked save to be said',
+      );
+      // Nothing reached the stored settings.
+      const stored = (await d.getStorage('settings')) as { profiles: { server: { apiUrl: string } }[] };
+      expect(stored.profiles[0]!.server.apiUrl).toBe(ref.server.apiUrl);
+      await page.close();
+    });
+
+    it('the server used for uploads cannot be unticked; ticking another moves it', async () => {
+      const page = await d.open('options.html');
+      await page.waitFor('#active');
+      expect(await page.attribute('#active', 'disabled')).not.toBeNull();
+      expect(await page.text('#active-hint')).toContain('Uploads go to this server');
+      await page.click('#add-profile');
+      expect(await page.attribute('#active', 'disabled')).toBeNull();
+      await page.check('#active');
+      expect(await page.attribute('#active', 'disabled')).not.toBeNull();
+      expect(await page.text({ css: '#editing option', hasText: 'used for uploads' })).toContain('Server 2');
+      await page.close();
+    });
+  });
+});
