@@ -1,5 +1,5 @@
 import { plural, t } from '../i18n';
-import { isPaymentError, PaymentError } from './errors';
+import { PaymentError } from './errors';
 import {
   type HttpOptions,
   mediaType,
@@ -9,7 +9,7 @@ import {
   withDeadline,
 } from './http';
 import { MAX_PAYMENT_REQUEST_BYTES } from './limits';
-import { fetchOnOrigin } from './same-origin';
+import { paymentGet } from './same-origin';
 import { PAYMENT_REQUEST_MIME } from './uri';
 
 /**
@@ -34,20 +34,13 @@ export async function fetchPaymentRequest(url: string, options: HttpOptions): Pr
   return withDeadline(
     options,
     async (signal) => {
-      let response: Response;
-      try {
-        response = await fetchOnOrigin(options.fetch, target.href, {
-          method: 'GET',
-          headers: { Accept: PAYMENT_REQUEST_MIME },
-          credentials: 'omit',
-          cache: 'no-store',
-          signal,
-        });
-      } catch (error) {
-        if (isPaymentError(error)) throw error;
-        if (options.signal?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
-        throw new PaymentError('unreachable', t('payFetchNoAnswer'), { cause: error });
-      }
+      const response = await paymentGet(
+        options.fetch,
+        target.href,
+        PAYMENT_REQUEST_MIME,
+        { request: signal, cancelled: options.signal },
+        t('payFetchNoAnswer'),
+      );
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
         throw new PaymentError('http-status', t('payFetchHttpStatus', String(response.status)));

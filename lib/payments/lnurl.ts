@@ -4,7 +4,7 @@ import { plural, t } from '../i18n';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { isPaymentError, PaymentError } from './errors';
 import { type FetchLike, readCapped, withDeadline } from './http';
-import { fetchOnOrigin } from './same-origin';
+import { paymentGet } from './same-origin';
 import { quote } from './verdict';
 
 /**
@@ -146,20 +146,13 @@ async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<
   return withDeadline(
     options,
     async (signal) => {
-      let response: Response;
-      try {
-        response = await fetchOnOrigin(options.fetch, url, {
-          method: 'GET',
-          headers: { Accept: 'application/json' },
-          credentials: 'omit',
-          cache: 'no-store',
-          signal,
-        });
-      } catch (error) {
-        if (isPaymentError(error)) throw error;
-        if (options.signal?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
-        throw new PaymentError('unreachable', t('payLnurlNoAnswer', host), { cause: error });
-      }
+      const response = await paymentGet(
+        options.fetch,
+        url,
+        'application/json',
+        { request: signal, cancelled: options.signal },
+        t('payLnurlNoAnswer', host),
+      );
       const bytes = await readCapped(response, MAX_LNURL_RESPONSE_BYTES, (size) =>
         bad('too-large', t('payLnurlTooLarge', size, plural('bytes', MAX_LNURL_RESPONSE_BYTES))),
       );

@@ -4,7 +4,7 @@
 // the redirect's target (Node, tests), a same-origin one is followed for a few hops; in a browser
 // an extension page gets only an opaque answer with no Location, so any redirect is refused.
 import { t } from '../i18n';
-import { PaymentError } from './errors';
+import { isPaymentError, PaymentError } from './errors';
 import type { FetchLike } from './http';
 
 /** Same-origin redirects followed before giving up (GET only). */
@@ -59,4 +59,31 @@ export function paymentUrlProblem(requestUrl: string, paymentUrl: string): strin
     return t('payUrlOtherOrigin', requestUrl.slice(0, 200), paymentUrl.slice(0, 200));
   }
   return request === payment ? undefined : t('payUrlOtherOrigin', request, payment);
+}
+
+/**
+ * The payment flow's GET: on the request's origin, no credentials, no cache. A network failure is
+ * PaymentError('unreachable') saying `noAnswer` (or that the person cancelled, when `cancelled` is
+ * aborted); a refused redirect passes through as it is.
+ */
+export async function paymentGet(
+  fetch: FetchLike,
+  url: string,
+  accept: string,
+  signals: { request: AbortSignal; cancelled?: AbortSignal },
+  noAnswer: string,
+): Promise<Response> {
+  try {
+    return await fetchOnOrigin(fetch, url, {
+      method: 'GET',
+      headers: { Accept: accept },
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: signals.request,
+    });
+  } catch (error) {
+    if (isPaymentError(error)) throw error;
+    if (signals.cancelled?.aborted) throw new PaymentError('unreachable', t('payFetchCancelled'));
+    throw new PaymentError('unreachable', noAnswer, { cause: error });
+  }
 }
