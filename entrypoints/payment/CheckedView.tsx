@@ -5,12 +5,11 @@ import { formatTime } from '../../lib/payments/expiry';
 import type { CheckedRequest } from '../../lib/payments/request';
 import { chainName } from '../../lib/payments/request';
 import { secondsLeft } from '../../lib/payments/timing';
-import { verdictWord } from './format';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
-import { InvalidReasons, Warnings } from './VerdictLists';
+import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
 
 /**
  * A request judged from its text or looked up (bitcoin: URI, Lightning invoice, LNURL): the
@@ -75,18 +74,12 @@ function unsignedText(checked: CheckedRequest): string {
 function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired: boolean }) {
   const { verdict, signer } = checked;
   return (
-    <section
-      class={`card verdict verdict-${verdict}${expired ? ' verdict-expired' : ''}`}
-      aria-labelledby="verdict-h"
-      id="verdict"
-      data-verdict={verdict}
-      data-kind={checked.kind}
+    <VerdictSection
+      verdict={verdict}
+      expired={expired}
+      kind={checked.kind}
+      heading={<span>{heading(checked)}</span>}
     >
-      <h2 id="verdict-h">
-        <span class={`badge badge-${verdict}`}>{verdictWord(verdict)}</span>
-        {expired && <span class="badge badge-invalid">{t('payBadgeExpired')}</span>}
-        <span>{heading(checked)}</span>
-      </h2>
       {verdict === 'verified' && signer?.kind === 'node' && (
         <>
           <p>
@@ -108,7 +101,7 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
       {verdict === 'unsigned' && <p>{unsignedText(checked)}</p>}
       {verdict === 'invalid' && <InvalidReasons reasons={checked.reasons} />}
       <Warnings warnings={checked.warnings} />
-    </section>
+    </VerdictSection>
   );
 }
 

@@ -3,8 +3,8 @@ import { plural, t } from '../../lib/i18n';
 import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib/payments/index';
 import type { LoadedRequest } from '../../lib/payments/load';
 import { CLOCK_TOLERANCE_S, clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
-import { btc, formatDuration, hostOf, networkName, verdictWord } from './format';
-import { InvalidReasons, Warnings } from './VerdictLists';
+import { btc, formatDuration, hostOf, networkName } from './format';
+import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
 
 /**
  * The verdict and what the request asks for. Everything that came from the merchant (memo,
@@ -21,23 +21,21 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
   const mismatch = merchant && hostMismatchWarning(merchant.commonName, site.host);
   const warnings = evaluation.warnings.filter((w) => w !== mismatch);
   return (
-    <section
-      class={`card verdict verdict-${verdict}${expired ? ' verdict-expired' : ''}`}
-      aria-labelledby="verdict-h"
-      id="verdict"
-      data-verdict={verdict}
+    <VerdictSection
+      verdict={verdict}
+      expired={expired}
+      heading={
+        <>
+          {verdict === 'verified' && merchant && (
+            <span>
+              <Message id="payVerifiedHeading" args={[<bdi id="merchant-name">{merchant.commonName}</bdi>]} />
+            </span>
+          )}
+          {verdict === 'unsigned' && <span>{t('payUnsignedHeading')}</span>}
+          {verdict === 'invalid' && <span>{t('payInvalidHeading')}</span>}
+        </>
+      }
     >
-      <h2 id="verdict-h">
-        <span class={`badge badge-${verdict}`}>{verdictWord(verdict)}</span>
-        {expired && <span class="badge badge-invalid">{t('payBadgeExpired')}</span>}
-        {verdict === 'verified' && merchant && (
-          <span>
-            <Message id="payVerifiedHeading" args={[<bdi id="merchant-name">{merchant.commonName}</bdi>]} />
-          </span>
-        )}
-        {verdict === 'unsigned' && <span>{t('payUnsignedHeading')}</span>}
-        {verdict === 'invalid' && <span>{t('payInvalidHeading')}</span>}
-      </h2>
       {plainHttp.length > 0 && (
         <div class="callout" id="http-warning">
           {plainHttp.map((w) => (
@@ -86,7 +84,7 @@ export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date 
       {verdict === 'unsigned' && <p>{t('payUnsignedText', hostOf(loaded.requestUrl))}</p>}
       {verdict === 'invalid' && <InvalidReasons reasons={evaluation.reasons} />}
       <Warnings warnings={warnings} />
-    </section>
+    </VerdictSection>
   );
 }
 
