@@ -41,6 +41,14 @@ describe('faults', () => {
     expect(await storedFiles(t.server)).toEqual([]);
   });
 
+  it('answer-then-drop stores the upload, then breaks the connection halfway through the answer', async () => {
+    t.server.setFault('answer-then-drop');
+    const res = await fetch(currentUploadUrl(t.server), { method: 'POST', body: small() });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+    expect((await storedFiles(t.server)).length).toBe(1);
+  });
+
   it('stall consumes the body and never answers; close() ends it', async () => {
     t.server.setFault('stall');
     const body = big();

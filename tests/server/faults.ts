@@ -45,8 +45,14 @@ export interface FaultEnv {
   res: ServerResponse;
 }
 
-/** Plays every fault but 'drip' (which is a correct answer, written slowly: see dripReply). Stores nothing. */
-export async function playFault(fault: Exclude<Fault, 'drip'>, env: FaultEnv): Promise<void> {
+/**
+ * Plays every fault that stores nothing: not 'drip' (a correct answer, written slowly: see dripReply)
+ * nor 'answer-then-drop' (a stored upload whose answer breaks off: see droppedReply).
+ */
+export async function playFault(
+  fault: Exclude<Fault, 'drip' | 'answer-then-drop'>,
+  env: FaultEnv,
+): Promise<void> {
   const { body, reply } = env;
   switch (fault) {
     case 'close-mid-upload':
@@ -106,6 +112,21 @@ function cutMidBody(req: IncomingMessage, body: Readable): void {
     if (seen >= limit) cut();
   });
   body.once('end', cut);
+}
+
+/**
+ * A reply that breaks off: the upload is stored, the head and half the body are sent, then the
+ * connection goes. (Broken before any answer, Chromium itself sends a small body again on a reused
+ * connection; after the head it never does, so what a client then does is its own choice.)
+ */
+export function droppedReply(res: ServerResponse): Reply {
+  return (status, headers, body) => {
+    // Over HTTP/2 the socket is shared and cannot be touched: the session goes instead.
+    const stream = (res as unknown as { stream?: { session?: { destroy(): void } } }).stream;
+    const drop = () => (stream?.session ? stream.session.destroy() : res.socket?.destroy());
+    res.writeHead(status, { ...headers, 'Content-Length': String(body.length) });
+    res.write(body.subarray(0, Math.floor(body.length / 2)), drop);
+  };
 }
 
 /** A reply that sends the head at once, then the body one byte every `intervalMs`. */

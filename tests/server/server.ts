@@ -15,7 +15,7 @@ import { defaultSettings, NO_LIMITS, type ServerSettings } from '../../server/co
 import { directReply, jsonBody, type Reply, replyNotFound } from '../../server/http/responses';
 import { startServer as startHushdrop } from '../../server/server';
 import { replyDownloadPage, servesPage } from './download-page';
-import { dripReply, FaultSwitch, playFault } from './faults';
+import { dripReply, droppedReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
 import { s3ForTestServer } from './storage-under-test';
 import { listStoredBlobs, readStored } from './stored';
@@ -104,7 +104,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     const { route, res } = x;
     if (route.kind === 'upload') {
       const fault = faults.take();
-      if (fault && fault !== 'drip') {
+      if (fault && fault !== 'drip' && fault !== 'answer-then-drop') {
         await playFault(fault, {
           req: x.req,
           res,
@@ -115,8 +115,13 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
         });
         return true;
       }
-      if (fault !== 'drip' && !opts.keyInEveryUrl) return false;
-      let reply = fault === 'drip' ? dripReply(res, dripIntervalMs, dripTimers) : x.reply;
+      if (!fault && !opts.keyInEveryUrl) return false;
+      let reply =
+        fault === 'drip'
+          ? dripReply(res, dripIntervalMs, dripTimers)
+          : fault === 'answer-then-drop'
+            ? droppedReply(res)
+            : x.reply;
       if (opts.keyInEveryUrl) reply = keyInEveryUrlReply(reply);
       await handleUpload(ctx, { ...x, variant: route.variant, reply });
       return true;

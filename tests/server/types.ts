@@ -15,6 +15,8 @@ export type Fault =
   /** A proxy in front of the server refuses the body: HTML 413, no limit stated (nginx's page). */
   | 'proxy-413'
   | 'malformed-json'
+  /** Stores the upload as usual and starts the answer, then breaks the connection halfway through it. */
+  | 'answer-then-drop'
   | 'drip';
 
 /**

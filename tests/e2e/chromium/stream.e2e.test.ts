@@ -131,6 +131,35 @@ describe('HTTPS with HTTP/2', () => {
     }
   }, 300_000);
 
+  it('a small upload whose answer broke off is not sent again (issue 17, finding 5)', async () => {
+    // Under 64 KiB, a broken stream used to count as "refused" however far it got, even with the
+    // server's answer begun, and the disk way then sent the file a second time: two copies on the
+    // server, the first with no deletion link.
+    const path = join(tmp, 'stored-then-dropped.bin');
+    await writeRandomFile(path, 10 * 1024);
+    const { page } = await uploadPage(h2);
+    try {
+      const history = await historyCount(page);
+      const before = uploads(h2).length;
+      const kept = storedFiles('h2').length;
+      h2.setFault('answer-then-drop', { once: true });
+      await page.setInputFiles('#file', path);
+      const job = page.locator('.job:not([data-state="running"])');
+      await job.waitFor({ timeout: 120_000 });
+      // Before the fix the disk way sent it again, and the job ended 'done'.
+      expect(await job.getAttribute('data-state')).toBe('failed');
+      expect(await job.locator('[role="alert"]').textContent()).toMatch(/connection/i);
+      // One request, streamed, and no second one the disk way.
+      expect(uploads(h2).slice(before)).toEqual(['2.0']);
+      expect(storedFiles('h2').length).toBe(kept + 1);
+      expect(await historyCount(page)).toBe(history);
+      expect(await opfsNames(page)).toEqual([]);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
   it('Cancel midway: the request is cut off, no history, nothing stored, the server goes on', async () => {
     const path = join(tmp, 'cancel-200.bin');
     const size = 200 * MIB;
