@@ -142,7 +142,7 @@ const TIMEOUT_KEYS = [
   'shutdownGraceSeconds',
 ] as const;
 
-const S3_KEYS = ['endpoint', 'region', 'partSizeMiB', 'partsInFlight'] as const;
+const S3_KEYS = ['endpoint', 'region', 'partSizeMiB', 'partsInFlight', 'timeoutSeconds'] as const;
 
 /**
  * The S3 store's settings: the URL, the config file's "s3" object, and the SDK's own variables, which win
@@ -161,6 +161,12 @@ function objectStorage(url: string, fileS3: unknown, env: NodeJS.ProcessEnv): S3
     overrides.partSize = count(fileS3.partSizeMiB, 's3.partSizeMiB', 5120) * 1024 * 1024;
   if (fileS3?.partsInFlight !== undefined)
     overrides.partsInFlight = count(fileS3.partsInFlight, 's3.partsInFlight', 64);
+  if (fileS3?.timeoutSeconds !== undefined) {
+    // A slow store (a busy Ceph, a far region) needs longer than the default before an upload is refused.
+    const ms = count(fileS3.timeoutSeconds, 's3.timeoutSeconds', 3600) * 1000;
+    overrides.requestTimeoutMs = ms;
+    overrides.readIdleTimeoutMs = ms;
+  }
   const sdkVars = Object.fromEntries(Object.entries(env).filter(([name, v]) => name.startsWith('AWS_') && v));
   try {
     return s3Settings(url, { ...fromFile, ...sdkVars }, overrides);

@@ -92,7 +92,13 @@ describe('object storage settings', () => {
     const s = await withConfig(
       {
         storageUrl: 's3://drops/prod',
-        s3: { endpoint: 'http://127.0.0.1:7480', region: 'eu-1', partSizeMiB: 16, partsInFlight: 3 },
+        s3: {
+          endpoint: 'http://127.0.0.1:7480',
+          region: 'eu-1',
+          partSizeMiB: 16,
+          partsInFlight: 3,
+          timeoutSeconds: 90,
+        },
       },
       { AWS_REGION: 'eu-2', AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: 'secret' },
     );
@@ -103,6 +109,8 @@ describe('object storage settings', () => {
       region: 'eu-2',
       partSize: 16 * 1024 * 1024,
       partsInFlight: 3,
+      requestTimeoutMs: 90_000,
+      readIdleTimeoutMs: 90_000,
       credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
     });
     const fromEnv = loadSettings({
