@@ -64,21 +64,26 @@ export async function createLimitedLink(): Promise<LimitedLink | { skipped: stri
   const remoteIp = ip(2);
 
   let closed = false;
-  const close = () => {
+  const remove = () => {
     if (closed) return;
     closed = true;
-    process.off('exit', close);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     // Deleting one end of a veth pair deletes both; the namespace goes once its last process has.
     quietly(['link', 'del', here]);
     quietly(['netns', 'del', ns]);
   };
+  const close = () => {
+    remove();
+    process.off('exit', remove);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  // A Ctrl+C reaches the bench twice (from the terminal and relayed by tsx): the handler stays in
+  // place, or the second one would end the process with the namespace half removed.
   const onSignal = (signal: NodeJS.Signals) => {
-    close();
+    remove();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
-  process.on('exit', close);
+  process.on('exit', remove);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 

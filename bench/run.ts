@@ -536,6 +536,9 @@ async function rowJ(extDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-bench-'));
+  // Also when the bench is stopped (Ctrl+C, the 20-minute stop): its files run to GiBs.
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', removeTmp);
   const server = await startBenchServer(join(tmp, 'server'));
   const tlsServer = await startBenchServer(join(tmp, 'server-h2'), '1');
   try {
