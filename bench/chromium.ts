@@ -37,9 +37,17 @@ export function copyExtension(into: string): string {
   return dir;
 }
 
-/** `trustSpki`: certificates (base64 SHA-256 of their keys) Chromium accepts, and no others. */
-export async function launch(extDir?: string, trustSpki: string[] = []): Promise<BenchBrowser> {
-  const b = await launchChromium({ extensionDir: extDir ?? false, trustSpki });
+/**
+ * `trustSpki`: certificates (base64 SHA-256 of their keys) Chromium accepts, and no others.
+ * `grantHosts`: host patterns beyond loopback the extension holds as granted (the testkit's stand-in
+ * for the person's Allow).
+ */
+export async function launch(
+  extDir?: string,
+  trustSpki: string[] = [],
+  grantHosts: string[] = [],
+): Promise<BenchBrowser> {
+  const b = await launchChromium({ extensionDir: extDir ?? false, trustSpki, grantHosts });
   return {
     ctx: b.ctx,
     sw: b.sw,

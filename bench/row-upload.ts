@@ -28,7 +28,7 @@ export interface UploadResult {
   none: UploadRun[];
 }
 
-async function curlUpload(server: BenchServer, path: string): Promise<number> {
+export async function curlUpload(server: BenchServer, path: string): Promise<number> {
   const t0 = now();
   const code = await run('curl', [
     ...(server.tls ? ['--http2', '--cacert', server.tls.certificatePath] : []),

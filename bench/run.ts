@@ -10,6 +10,7 @@ import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-cont
 import { cryptoRow, summarize } from './row-crypto';
 import { eceRow } from './row-ece';
 import { historyRow } from './row-history';
+import { linkRow } from './row-link';
 import { paymentsRow } from './row-payments';
 import { recipientRow } from './row-recipient';
 import { s3Row } from './row-s3';
@@ -29,12 +30,18 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–k; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–l; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
 const RECIPIENT_BYTES = Number(process.env.BENCH_RECIPIENT_MIB ?? 1024) * MIB;
 const S3_BYTES = Number(process.env.BENCH_S3_MIB ?? 1024) * MIB;
+const LINK_BYTES = Number(process.env.BENCH_LINK_MIB ?? 256) * MIB;
+/** Row l's rates, Mbit/s, with the target for the ratio at each (issue 21). */
+const LINK_RATES: [number, number][] = [
+  [200, 0.95],
+  [1000, 0.7],
+];
 const started = performance.now();
 const rows: Row[] = [];
 const log = (text: string) =>
@@ -388,6 +395,43 @@ async function rowK(tmp: string): Promise<void> {
   }
 }
 
+async function rowL(extDir: string, tmp: string): Promise<void> {
+  log(
+    `l: ${LINK_BYTES / MIB} MiB over HTTP/2 through a rate-limited link (tbf in a network namespace), vs curl`,
+  );
+  const path = join(tmp, 'link-upload.bin');
+  await writeRandomFile(path, LINK_BYTES);
+  try {
+    const rates = LINK_RATES.map(([mbit]) => mbit);
+    const l = await linkRow(extDir, tmp, path, rates, REPS, log);
+    if ('skipped' in l) {
+      console.error(`row l skipped: ${l.skipped}`);
+      add('l', `real link: SKIPPED (${l.skipped})`, Number.NaN, 'none given', undefined, '');
+      return;
+    }
+    l.forEach((r, i) => {
+      log(
+        `  ${r.mbit} Mbit/s ms per round: curl ${ms(r.curl)}; client ${ms(r.client.map((c) => c.ms))} (${r.transports.join(', ')})`,
+      );
+      const curl = median(r.curl);
+      const client = median(r.client.map((c) => c.ms));
+      const target = LINK_RATES[i]![1];
+      const mb = (t: number) => fmt(mibps(LINK_BYTES, t), 1);
+      const ways = [...new Set(r.transports)].join(' and ');
+      add(
+        `l${i + 1}`,
+        `encrypted upload (client mode, ${ways}) over HTTP/2 through ${r.mbit} Mbit/s vs curl --http2 -F through the same limit, throughput`,
+        curl / client,
+        `≥ ${target}`,
+        atLeast(target),
+        `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s; +${fmt(median(r.client.map((c) => c.extraRss)) / MIB, 0)} MiB)`,
+      );
+    });
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
 async function rowG(extDir: string, tmp: string, server: BenchServer, tlsServer: BenchServer): Promise<void> {
   log('g: 4 GiB, client mode, streamed over HTTP/2 and the disk way over HTTP/1.1');
   const browser = await launch(extDir, [tlsServer.tls!.spkiSha256]);
@@ -492,6 +536,9 @@ async function rowJ(extDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-bench-'));
+  // Also when the bench is stopped (Ctrl+C, the 20-minute stop): its files run to GiBs.
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  process.on('exit', removeTmp);
   const server = await startBenchServer(join(tmp, 'server'));
   const tlsServer = await startBenchServer(join(tmp, 'server-h2'), '1');
   try {
@@ -502,6 +549,7 @@ async function main(): Promise<void> {
     if (BIG !== 'only' && wanted('i')) await rowI(tmp, server);
     if (BIG !== 'only' && wanted('j')) await rowJ(extDir);
     if (BIG !== 'only' && wanted('k')) await rowK(tmp);
+    if (BIG !== 'only' && wanted('l')) await rowL(extDir, tmp);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

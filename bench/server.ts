@@ -1,5 +1,5 @@
 // The reference upload server in a process of its own (so its work is not mixed with the bench's
-// own), on a free loopback port, with its data in `dataDir`.
+// own), on a free loopback port (or another address in a network namespace), with its data in `dataDir`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,14 +26,18 @@ export interface BenchServer {
 /**
  * `tls`: '1' for HTTPS with HTTP/2 and HTTP/1.1, 'http1' for HTTPS with HTTP/1.1 only. `other.main`
  * runs another server file (the product's `server/main.ts`), with `other.env` added to its environment.
+ * `other.netns` runs it in that network namespace (`ip netns exec`, which execs the server: the child
+ * is the server's own process), listening on `other.env.HOST`.
  */
 export async function startBenchServer(
   dataDir: string,
   tls?: '1' | 'http1',
-  other: { main?: string; env?: Record<string, string> } = {},
+  other: { main?: string; env?: Record<string, string>; netns?: string } = {},
 ): Promise<BenchServer> {
   const tsx = resolve('node_modules/.bin/tsx');
-  const child = spawn(tsx, [other.main ? resolve(other.main) : REFERENCE_SERVER_MAIN], {
+  const command = [tsx, other.main ? resolve(other.main) : REFERENCE_SERVER_MAIN];
+  if (other.netns) command.unshift('ip', 'netns', 'exec', other.netns);
+  const child = spawn(command[0]!, command.slice(1), {
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0', ...other.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

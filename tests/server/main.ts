@@ -1,7 +1,7 @@
 // The test server from a shell (`npx tsx tests/server/main.ts`): the Hushdrop server with the test-only
 // switches below, for the bench and for trying clients against old Teknik behaviour. `npm run server` is
 // the product (server/main.ts) and has none of them.
-// Env: PORT (default 8787, 0 = a free port), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
+// Env: PORT (default 8787, 0 = a free port), HOST (the address to listen on, default 127.0.0.1), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
 // ServerOptions; env values win over it), TLS (`1`: HTTPS with HTTP/2 and HTTP/1.1 by ALPN; `http1`: HTTPS
 // with HTTP/1.1 only; default plain http).
@@ -54,6 +54,7 @@ function options(env: NodeJS.ProcessEnv): ServerOptions {
   return {
     ...config,
     port: env.PORT !== undefined ? integer('PORT', env.PORT) : (config.port ?? 8787),
+    host: env.HOST || config.host,
     dataDir: env.DATA_DIR || config.dataDir || mkdtempSync(join(tmpdir(), 'hushdrop-server-')),
     maxUploadBytes:
       env.MAX_UPLOAD_BYTES !== undefined

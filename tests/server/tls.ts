@@ -5,6 +5,7 @@
 // Serving it is the product's (server/http/tls.ts); a deployment gives its own certificate files.
 
 import { createHash, X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import { issue, pemOf } from '../merchant/ca';
 
 export { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from '../../server/http/tls';
@@ -18,11 +19,13 @@ export interface TlsIdentity {
 
 /** A self-signed certificate for `host`, also naming localhost and 127.0.0.1. */
 export async function makeTlsIdentity(host: string): Promise<TlsIdentity> {
+  // `host` is named too, so curl accepts it on another address (the bench's rate-limited link).
+  const ip = isIP(host) !== 0;
   // A CA certificate, so OpenSSL-based clients (curl, Node) accept it as their only trust anchor.
   const identity = await issue(null, {
     commonName: host,
-    dnsNames: ['localhost'],
-    ipAddresses: ['127.0.0.1'],
+    dnsNames: [...new Set(['localhost', ...(ip ? [] : [host])])],
+    ipAddresses: [...new Set(['127.0.0.1', ...(ip ? [host] : [])])],
     isCa: true,
   });
   const certificatePem = pemOf(identity.der);
