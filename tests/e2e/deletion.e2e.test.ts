@@ -45,7 +45,9 @@ forEachBrowser({}, (d) => {
     // What the history holds now, read afresh: the list (or its empty note) once loaded.
     const again = await d.open('uploads.html');
     try {
-      await again.waitFor('table, p.muted');
+      // The list, or the empty note beside it (main > p): the export note (p.muted in the tools
+      // card) is there before the history is read, and waiting on it raced the list in Firefox.
+      await again.waitFor('table, main > p.muted');
       return { text, rowStays: (await again.count(row)) > 0 };
     } finally {
       await again.close();
