@@ -1,6 +1,7 @@
 import type { Ref } from 'preact';
 import { useState } from 'preact/hooks';
 import { t } from '../lib/i18n';
+import { CopyButton } from './CopyButton';
 
 /**
  * A read-only value with a copy button; the value is shown as text, never as HTML. Values are often
@@ -18,15 +19,7 @@ export function CopyField({
   /** For a page that moves focus to the copy button (the upload page, when a job finishes). */
   buttonRef?: Ref<HTMLButtonElement>;
 }) {
-  const [copied, setCopied] = useState<'' | 'yes' | 'no'>('');
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
-  }
+  const [failed, setFailed] = useState(false);
   return (
     <div>
       <label for={id}>{label}</label>
@@ -40,12 +33,16 @@ export function CopyField({
           value={value}
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button ref={buttonRef} type="button" onClick={copy} aria-label={t('copyNamed', label)}>
-          {t('copy')}
-        </button>
+        <CopyButton
+          value={value}
+          text={t('copy')}
+          ariaLabel={(copied) => (copied ? `${t('copiedCheck')} – ${label}` : t('copyNamed', label))}
+          onFailed={() => setFailed(true)}
+          buttonRef={buttonRef}
+        />
       </div>
       <p class="small" role="status" aria-live="polite">
-        {copied === 'yes' ? t('copied') : copied === 'no' ? t('copyFailed') : ''}
+        {failed ? t('copyFailed') : ''}
       </p>
     </div>
   );

@@ -4,22 +4,28 @@ import { useState } from 'preact/hooks';
 import { t } from '../lib/i18n';
 import { QrCode } from './QrCode';
 
+/** The QR code of a link, with the warning that matches it. */
+export function LinkQrFigure({ link, name, size = 200 }: { link: string; name: string; size?: number }) {
+  const hasKey = link.includes('#');
+  return (
+    <figure>
+      <QrCode value={link} label={t('qrLabel', name)} size={size} />
+      <figcaption class={hasKey ? 'warn small' : 'small muted'}>
+        {t(hasKey ? 'qrWarnKey' : 'qrWarnPlain')}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** A button that shows and hides the QR code (the upload page's finished job). */
 export function LinkQr({ link, name, size = 200 }: { link: string; name: string; size?: number }) {
   const [shown, setShown] = useState(false);
-  const hasKey = link.includes('#');
   return (
     <div class="link-qr">
       <button type="button" class="secondary" aria-expanded={shown} onClick={() => setShown(!shown)}>
         {t(shown ? 'qrHide' : 'qrShow')}
       </button>
-      {shown && (
-        <figure>
-          <QrCode value={link} label={t('qrLabel', name)} size={size} />
-          <figcaption class={hasKey ? 'warn small' : 'small muted'}>
-            {t(hasKey ? 'qrWarnKey' : 'qrWarnPlain')}
-          </figcaption>
-        </figure>
-      )}
+      {shown && <LinkQrFigure link={link} name={name} size={size} />}
     </div>
   );
 }

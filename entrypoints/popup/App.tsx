@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { ErrorWayOut } from '../../components/ErrorWayOut';
 import { DropZone, usePastedFiles } from '../../components/FileDrop';
 import { FileName } from '../../components/FileName';
 import { JobProgress } from '../../components/JobProgress';
@@ -74,9 +75,10 @@ function JobItem({ job }: { job: JobState }) {
         </div>
       )}
       {(job.state === 'failed' || job.state === 'cancelled') && (
-        <p class="error small" role="alert">
-          {jobErrorText(job)}
-        </p>
+        <div role="alert">
+          <p class="error small">{jobErrorText(job)}</p>
+          {job.errorWayOut && <ErrorWayOut wayOut={job.errorWayOut} afterOpening={() => window.close()} />}
+        </div>
       )}
     </li>
   );

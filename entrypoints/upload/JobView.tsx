@@ -4,6 +4,8 @@
 // where this job put it, so a person who went elsewhere meanwhile is not pulled back.
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { CopyField } from '../../components/CopyField';
+import { DeletionLinkDisclosure } from '../../components/DeletionLinkDisclosure';
+import { ErrorWayOut } from '../../components/ErrorWayOut';
 import { FileName } from '../../components/FileName';
 import { JobProgress } from '../../components/JobProgress';
 import { LinkQr } from '../../components/LinkQr';
@@ -72,7 +74,9 @@ export function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }
           </div>
           <LinkQr link={job.link!} name={displayName(job.name)} />
           {job.deletionLink && (
-            <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.deletionLink} />
+            <DeletionLinkDisclosure>
+              <CopyField id={`del-${job.id}`} label={t('deletionLink')} value={job.deletionLink} />
+            </DeletionLinkDisclosure>
           )}
         </div>
       )}
@@ -80,9 +84,15 @@ export function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }
         <div role="alert">
           <p class="error">{job.error}</p>
           {job.errorDetail && <p class="small">{t('serverSaid', job.errorDetail)}</p>}
-          <button type="button" class="secondary retry" onClick={onRetry}>
-            {t('tryAgain')}
-          </button>
+          <div class="row">
+            {job.errorWayOut && <ErrorWayOut wayOut={job.errorWayOut} />}
+            {/* Over the server's limit the same file cannot go through: no Try again. */}
+            {job.errorWayOut !== 'another-server' && (
+              <button type="button" class="secondary retry" onClick={onRetry}>
+                {t('tryAgain')}
+              </button>
+            )}
+          </div>
         </div>
       )}
     </article>

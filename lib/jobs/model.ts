@@ -6,6 +6,7 @@ import { t } from '../i18n';
 import type { Profile } from '../settings';
 import type { Mode, UploadOptions, Variant } from '../upload';
 import type { SizeLimit } from '../upload/limit';
+import type { WayOut } from './errors';
 
 /**
  * Where the bytes of an upload are, in a form that travels in extension messages (JSON only:
@@ -59,6 +60,8 @@ export interface JobState {
   error?: string;
   /** The server's own words about the failure, when it gave some: untrusted, shown as text. */
   errorDetail?: string;
+  /** What the person can do about the failure (a button beside it), when there is something. */
+  errorWayOut?: WayOut;
   /** The upload worked but something around it did not (history could not be written). */
   warning?: string;
   /** Set by the background once it tried to copy the link of a finished upload. */

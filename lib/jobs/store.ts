@@ -10,6 +10,7 @@ export const KEEP_FINISHED_MS = 10 * 60_000;
 
 const STATES = new Set(['running', 'done', 'failed', 'cancelled']);
 const PHASES = new Set([undefined, 'preparing', 'encrypting', 'uploading']);
+const WAYS_OUT = new Set([undefined, 'settings', 'another-server']);
 
 const text = (v: unknown, optional = true) => (optional && v === undefined) || typeof v === 'string';
 const count = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -28,6 +29,7 @@ export function isJobState(value: unknown): value is JobState {
     count(j.total) &&
     count(j.startedAt) &&
     (j.msLeft === undefined || count(j.msLeft)) &&
+    WAYS_OUT.has(j.errorWayOut as string | undefined) &&
     ['link', 'deletionLink', 'error', 'errorDetail', 'warning', 'profileId'].every((k) => text(j[k]))
   );
 }

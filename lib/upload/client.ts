@@ -1,5 +1,6 @@
 import { t } from '../i18n';
-import { abortedError, networkError, UploadError } from './errors';
+import { abortedError, atAddress, networkError, UploadError } from './errors';
+import { serverAddress } from './links';
 import { multipartStream, randomBoundary } from './multipart';
 import { buildFormData, buildUploadRequest } from './request';
 import { parseUploadResponse } from './response';
@@ -51,9 +52,10 @@ export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
       { onProgress, signal, timeoutMs },
     );
   } catch (error) {
-    if (error instanceof UploadError) throw error;
+    // A failure to reach the server names the address that did not answer.
+    if (error instanceof UploadError) throw atAddress(error, serverAddress(target));
     if (signal?.aborted) throw abortedError(error);
-    throw networkError(error);
+    throw networkError(error, serverAddress(target));
   }
 
   const result = parseUploadResponse(target.variant, response.status, response.contentType, response.body);

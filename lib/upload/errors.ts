@@ -71,8 +71,14 @@ export const MESSAGES = {
   },
 };
 
-export function networkError(cause?: unknown): UploadError {
-  return new UploadError('network', MESSAGES.network, { cause });
+/**
+ * The connection failed or broke off. With the server's address (known to sendUpload, not to a
+ * transport) the sentence names it, so the person sees which setting to check.
+ */
+export function networkError(cause?: unknown, address?: string): UploadError {
+  return new UploadError('network', address ? t('uploadNothingAnswered', address) : MESSAGES.network, {
+    cause,
+  });
 }
 
 export function abortedError(cause?: unknown): UploadError {
@@ -83,8 +89,18 @@ export function streamRefusedError(cause?: unknown): UploadError {
   return new UploadError('stream-refused', MESSAGES.streamRefused, { cause });
 }
 
-export function timeoutError(): UploadError {
-  return new UploadError('timeout', MESSAGES.timeout);
+export function timeoutError(address?: string): UploadError {
+  return new UploadError('timeout', address ? t('uploadTimeoutAt', address) : MESSAGES.timeout);
+}
+
+/**
+ * A transport's failure told again with the address it was sending to: a network failure or a
+ * silence names the server. Every other error is returned as it is.
+ */
+export function atAddress(error: UploadError, address: string): UploadError {
+  if (error.kind === 'network') return networkError(error.cause, address);
+  if (error.kind === 'timeout') return timeoutError(address);
+  return error;
 }
 
 /** Why a link could not be opened (lib/upload/open.ts): a sentence for the person. */

@@ -22,10 +22,15 @@ function tryJoin(base: string, segments: string[], sub?: string): string | undef
   return url.toString();
 }
 
+/** The address an upload goes to, as the settings name it: the base address (legacy) or the API address. */
+export function serverAddress(target: UploadTarget): string {
+  return target.variant === 'legacy' ? target.addresses.baseUrl : target.addresses.apiUrl;
+}
+
 /** Where to POST: legacy `{baseUrl}/v1/Upload?sub=api`, current `{apiUrl}/v1/Upload`. */
 export function uploadEndpoint(target: UploadTarget): string {
   const legacy = target.variant === 'legacy';
-  const base = legacy ? target.addresses.baseUrl : target.addresses.apiUrl;
+  const base = serverAddress(target);
   const url = tryJoin(base, ['v1', 'Upload'], legacy ? 'api' : undefined);
   if (url) return url;
   throw new UploadError('settings', t(legacy ? 'uploadBaseNotWeb' : 'uploadApiNotWeb', base));

@@ -106,7 +106,7 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
       update({ name: file.name || state.name, total: file.size });
       const track = progressTracker(size);
       const tooBig = sizeProblem(req.profile, file.size);
-      if (tooBig) throw new JobError(tooBig);
+      if (tooBig) throw new JobError(tooBig, 'another-server');
       const { entry, historyError } = await runUpload(
         file,
         uploadTarget(req.profile.server, req.variant),
@@ -131,13 +131,14 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
       };
     } catch (err) {
       const refusal = sizeRefusal(err, req.profile, size);
-      const { message, detail } = refusal ?? describeError(err);
+      const { message, detail, wayOut } = refusal ?? describeError(err);
       const cancelled = abort.signal.aborted;
       state = {
         ...state,
         state: cancelled ? 'cancelled' : 'failed',
         error: cancelled ? t('uploadCancelled') : message,
         errorDetail: cancelled ? undefined : detail,
+        errorWayOut: cancelled ? undefined : wayOut,
         learnedSizeLimit: refusal?.limit,
         msLeft: undefined,
       };

@@ -88,11 +88,13 @@ export function replyTooMany(reply: Reply, message: string, retryAfterMs: number
 }
 
 /**
- * Sizes in binary units with up to three decimals, like Teknik's StringHelper.GetBytesReadable
- * (e.g. `512 B`, `1.5 KB`, `1 GB`).
+ * Sizes in binary units with up to three decimals, as Teknik's StringHelper.GetBytesReadable
+ * counted them, but named as IEC units (`512 B`, `1.5 KiB`, `1 GiB`): the extension says "5 MiB"
+ * for the same limit, and a person should not meet two names for one size. Clients that read the
+ * limit from this sentence take both spellings (lib/upload/limit.ts).
  */
 export function bytesReadable(bytes: number): string {
-  const units = ['KB', 'MB', 'GB', 'TB', 'PB', 'EB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
   if (bytes < 1024) return `${bytes} B`;
   let value = bytes;
   let unit = 'B';

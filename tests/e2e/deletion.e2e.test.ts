@@ -7,7 +7,7 @@ import { type DeletionMode, startTestServer, type TestServer } from '../testkit/
 import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
 import { forEachBrowser } from './driver/each-browser';
-import { fileNameOf, uploadThroughPage } from './support/uploads';
+import { deleteOnServerFromRow, fileNameOf, uploadRow, uploadThroughPage } from './support/uploads';
 
 const servers = {} as Record<DeletionMode, TestServer>;
 const MODES: DeletionMode[] = ['teknik', 'other-wording', 'keeps-file'];
@@ -27,14 +27,13 @@ forEachBrowser({}, (d) => {
     return fileNameOf(await uploadThroughPage(d, { name, buffer: randomBytes(3000) }));
   }
 
-  /** Clicks "Delete on server" and confirms it on the history page; returns the status sentence. */
+  /** Chooses "Delete on the server" in the row's menu and confirms it on the history page; returns the status sentence. */
   async function deleteFromHistory(name: string): Promise<{ text: string; rowStays: boolean }> {
-    const row = { css: 'tbody tr', hasText: name };
+    const row = uploadRow(name);
     const page = await d.open('uploads.html');
     let text: string;
     try {
-      await page.click({ css: 'button', hasText: 'Delete on server', within: row });
-      await page.click({ css: 'button', hasText: 'Yes, delete it', within: row });
+      await deleteOnServerFromRow(page, row);
       text = await until(async () => {
         const said = await page.text('[role="status"]');
         return said.includes(name) ? said : undefined;
@@ -46,14 +45,16 @@ forEachBrowser({}, (d) => {
     // What the history holds now, read afresh: the list (or its empty note) once loaded.
     const again = await d.open('uploads.html');
     try {
-      await again.waitFor('table, p.muted');
+      // The list, or the empty note beside it (main > p): the export note (p.muted in the tools
+      // card) is there before the history is read, and waiting on it raced the list in Firefox.
+      await again.waitFor('table, main > p.muted');
       return { text, rowStays: (await again.count(row)) > 0 };
     } finally {
       await again.close();
     }
   }
 
-  describe('Delete on server, in the history', () => {
+  describe('Delete on the server, in the history', () => {
     for (const mode of ['teknik', 'other-wording'] as const) {
       it(`${mode} wording: deleted, and the entry leaves the history`, async () => {
         const fileName = await upload(mode, `wording-${mode}.bin`);

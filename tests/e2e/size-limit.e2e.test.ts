@@ -101,7 +101,7 @@ forEachBrowser({}, (d) => {
           state: 'failed',
           error: 'The file is too large for Test server: it only takes files of at most 1 MiB.',
         });
-        expect(first.detail).toMatch(/The server said: .File Too Large\. +Max file size is 1 MB/);
+        expect(first.detail).toMatch(/The server said: .File Too Large\. +Max file size is 1 MiB/);
         await leadSays('(at most 1 MiB)');
         await page.screenshot('size-limit-stated');
         const sent = ref.server.requests.length;

@@ -1,6 +1,6 @@
 // The uploads list and the viewer, in both browsers: Open from the list and a pasted link both
 // decrypt and save the original; export, clear and import give the same entries, and Delete on
-// server removes the file; server-side encryption with and without a kept key; and a Teknik
+// the server removes the file; server-side encryption with and without a kept key; and a Teknik
 // server's download page, followed instead of the bytes.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,11 +14,17 @@ import { screenshotAndAxe } from './support/axe';
 import { historyCount } from './support/history';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
-import { fileNameOf, openInViewer, uploadThroughPage } from './support/uploads';
+import {
+  deleteOnServerFromRow,
+  fileNameOf,
+  openInViewer,
+  uploadRow,
+  uploadThroughPage,
+} from './support/uploads';
 
 const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
 
-const row = (name: string) => ({ css: 'tbody tr', hasText: name });
+const row = uploadRow;
 
 /** Saves what the viewer decrypted and returns the file's name and bytes. */
 async function saveFromViewer(d: Driver, viewer: DriverPage) {
@@ -62,7 +68,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       await viewer.close();
     });
 
-    it('export, clear and import give the same entries; Delete on server removes the file', async () => {
+    it('export, clear and import give the same entries; Delete on the server removes the file', async () => {
       const page = await d.open('uploads.html');
       await page.waitFor('tbody tr');
       const before = await historyCount(page);
@@ -91,8 +97,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
 
       const fileName = fileNameOf(link);
       expect(await ref.server.stored(fileName)).toBeDefined();
-      await page.click({ css: 'button', hasText: 'Delete on server', within: row('photo.bin') });
-      await page.click({ css: 'button', hasText: 'Yes, delete it', within: row('photo.bin') });
+      await deleteOnServerFromRow(page, row('photo.bin'));
       await until(
         async () => (/deleted from the server/.test(await page.text('[role="status"]')) ? true : undefined),
         'the deletion',

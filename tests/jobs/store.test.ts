@@ -77,12 +77,16 @@ describe('acceptReport', () => {
       { ...job('e'), name: undefined },
       { ...job('e'), msLeft: -5 },
       { ...job('e'), msLeft: '12 s' },
+      // A way out is one the pages know how to offer: a report cannot make them open something else.
+      { ...job('e'), state: 'failed', errorWayOut: 'https://elsewhere.test' },
     ]) {
       expect(isJobState(bad), JSON.stringify(bad)).toBe(false);
       expect(acceptReport({}, bad, TAB_7)).toBeUndefined();
     }
     expect(isJobState(job('e'))).toBe(true);
     expect(isJobState({ ...job('e'), msLeft: 12_000 })).toBe(true);
+    expect(isJobState({ ...job('e'), state: 'failed', errorWayOut: 'settings' })).toBe(true);
+    expect(isJobState({ ...job('e'), state: 'failed', errorWayOut: 'another-server' })).toBe(true);
   });
 });
 

@@ -85,7 +85,7 @@ describe('faults', () => {
     t.server.setFault('too-large-413');
     const res = await post(legacyUploadUrl(t.server), big());
     expect(res.status).toBe(413);
-    expect(res.json).toEqual({ error: { message: 'File Too Large.  Max file size is 1 GB' } });
+    expect(res.json).toEqual({ error: { message: 'File Too Large.  Max file size is 1 GiB' } });
     expect(t.server.requests[0].bodyBytes).toBeGreaterThan(1024 * 1024);
   });
 

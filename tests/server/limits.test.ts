@@ -93,7 +93,7 @@ describe('upload quotas', () => {
     );
     expect(over.status).toBe(429);
     expect(over.json.error.message).toMatch(
-      /^Your address has used its upload quota for today \(97\.656 KB a day; /,
+      /^Your address has used its upload quota for today \(97\.656 KiB a day; /,
     );
     // The quota frees up as the day's first upload ages out: about a day from now.
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(86_000);

@@ -610,7 +610,7 @@ describe('size limit', () => {
         currentUploadUrl(s.server),
         form({ file: { bytes: randomBytesOf(2000), name: 'a' } }),
       );
-      expect(res.json.error.message).toBe('File Too Large.  Max file size is 1.5 KB');
+      expect(res.json.error.message).toBe('File Too Large.  Max file size is 1.5 KiB');
     } finally {
       await s.stop();
     }

@@ -46,15 +46,15 @@ describe('building blocks', () => {
     expect(new Set(text).size).toBe(62);
   });
 
-  it('words sizes in binary units', () => {
+  it('words sizes in binary units, named as IEC units (the extension says MiB too)', () => {
     expect([0, 1023, 1024, 1536, 100_000_000, 1024 ** 3, 1.25 * 1024 ** 4].map(bytesReadable)).toEqual([
       '0 B',
       '1023 B',
-      '1 KB',
-      '1.5 KB',
-      '95.367 MB',
-      '1 GB',
-      '1.25 TB',
+      '1 KiB',
+      '1.5 KiB',
+      '95.367 MiB',
+      '1 GiB',
+      '1.25 TiB',
     ]);
   });
 

@@ -56,9 +56,12 @@ describe('a link for the phone', () => {
 
     const uploads = await browser.open('uploads.html');
     const row = uploads.locator('tbody tr', { hasText: 'phone.txt' });
-    await row.getByRole('button', { name: 'QR code' }).click();
+    // In the list the QR code is in the row's menu, beside the two deletions.
+    await row.getByRole('button', { name: /^More/ }).click();
+    await row.getByRole('menuitem', { name: 'QR code' }).click();
     expect(await readQr(row.getByRole('img', { name: /QR code/ }))).toBe(link);
-    await row.getByRole('button', { name: 'Hide QR code' }).click();
+    await row.getByRole('button', { name: /^More/ }).click();
+    await row.getByRole('menuitem', { name: 'Hide QR code' }).click();
     expect(await row.getByRole('img', { name: /QR code/ }).count()).toBe(0);
     await uploads.close();
   });
@@ -129,7 +132,7 @@ describe('keyboard shortcuts', () => {
     const page = await browser.open('uploads.html');
     await page.locator('tbody tr').first().waitFor();
     const stops: string[] = [];
-    for (let i = 0; i < 60 && !stops.includes('QR code'); i++) {
+    for (let i = 0; i < 60 && !stops.some((s) => s.startsWith('More – ')); i++) {
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement;
@@ -149,9 +152,12 @@ describe('keyboard shortcuts', () => {
       expect(focused.outline, `focus ring on ${focused.name}`).toMatch(/^solid [1-9]/);
       stops.push(focused.name);
     }
-    // Search, sort, export and import come before the first row's actions; Enter opens the QR code.
-    expect(stops).toEqual(expect.arrayContaining(['search', 'sort', 'Export', 'import', 'QR code']));
+    // Search, sort, export and import come before the first row's actions; Enter opens the row's
+    // menu on its first entry, the QR code, and Enter again shows it.
+    expect(stops).toEqual(expect.arrayContaining(['search', 'sort', 'Export', 'import']));
     expect(stops.some((s) => s.startsWith('Open '))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'QR code' }).waitFor();
     await page.keyboard.press('Enter');
     await page.getByRole('img', { name: /QR code of the link/ }).waitFor();
     await page.close();

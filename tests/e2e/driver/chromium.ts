@@ -22,7 +22,17 @@ import {
   launchExtension,
 } from '../../testkit/chromium';
 import { treeMemory } from '../../testkit/memory';
-import type { Driver, DriverPage, FileSpec, JobView, LaunchOptions, MenuEntry, Target } from './driver';
+import {
+  type Driver,
+  type DriverPage,
+  type FileSpec,
+  focusedElement,
+  type JobView,
+  type Key,
+  type LaunchOptions,
+  type MenuEntry,
+  type Target,
+} from './driver';
 
 declare const chrome: any;
 
@@ -81,6 +91,15 @@ export class ChromiumPage implements DriverPage {
   }
   fill(t: Target, text: string) {
     return this.locator(t).fill(text);
+  }
+  press(key: Key) {
+    return this.page.keyboard.press(key === ' ' ? 'Space' : key);
+  }
+  focus(t: Target) {
+    return this.locator(t).focus();
+  }
+  focused() {
+    return this.page.evaluate(focusedElement);
   }
   check(t: Target, checked = true) {
     return this.locator(t).setChecked(checked);

@@ -31,6 +31,20 @@ export type Target =
   | string
   | { css?: string; hasText?: string | RegExp; label?: string | RegExp; within?: Target; nth?: number };
 
+/** The keys a scenario presses (named as Playwright names them). */
+export type Key = 'Enter' | ' ' | 'Escape' | 'Tab' | 'ArrowDown' | 'ArrowUp' | 'Home' | 'End';
+
+/** Runs in the page (both drivers): what has keyboard focus. Self-contained, as it is sent as source. */
+export function focusedElement(): { tag: string; text: string; label: string } {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { tag: '', text: '', label: '' };
+  return {
+    tag: el.tagName,
+    text: (el.textContent ?? '').trim(),
+    label: el.getAttribute('aria-label') ?? '',
+  };
+}
+
 export interface FileSpec {
   name: string;
   mimeType?: string;
@@ -50,6 +64,12 @@ export interface DriverPage {
   click(t: Target): Promise<void>;
   /** Replaces a field's text by typing. */
   fill(t: Target, text: string): Promise<void>;
+  /** Presses a key on the keyboard, as a person would: the focused element gets it. */
+  press(key: Key): Promise<void>;
+  /** Puts keyboard focus on the element (as Tab would reach it, without counting stops). */
+  focus(t: Target): Promise<void>;
+  /** What has keyboard focus: its tag, its text and its accessible label ('' for none). */
+  focused(): Promise<{ tag: string; text: string; label: string }>;
   check(t: Target, checked?: boolean): Promise<void>;
   uncheck(t: Target): Promise<void>;
   selectOption(t: Target, value: string): Promise<void>;

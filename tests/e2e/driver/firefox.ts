@@ -10,7 +10,17 @@ import type { Settings } from '../../../lib/settings';
 import { FIREFOX_BUILD, type FirefoxBrowser, launchFirefox } from '../../testkit/firefox';
 import { type Marionette, MarionetteError } from '../../testkit/marionette';
 import { until } from '../../testkit/wait';
-import type { Driver, DriverPage, FileSpec, JobView, LaunchOptions, MenuEntry, Target } from './driver';
+import {
+  type Driver,
+  type DriverPage,
+  type FileSpec,
+  focusedElement,
+  type JobView,
+  type Key,
+  type LaunchOptions,
+  type MenuEntry,
+  type Target,
+} from './driver';
 
 const SCREENSHOTS = resolve('test-results/screenshots');
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -33,6 +43,18 @@ type WireTarget = {
   label?: [string, string];
   within?: WireTarget;
   nth?: number;
+};
+
+/** WebDriver's code points for the keys a scenario presses (the WebDriver spec's key table). */
+const WEBDRIVER_KEYS: Record<Key, string> = {
+  Enter: '\uE007',
+  ' ': ' ',
+  Escape: '\uE00C',
+  Tab: '\uE004',
+  ArrowDown: '\uE015',
+  ArrowUp: '\uE013',
+  Home: '\uE011',
+  End: '\uE010',
 };
 
 function wire(t: Target): WireTarget {
@@ -157,6 +179,38 @@ export class FirefoxPage implements DriverPage {
       await m.send('WebDriver:ElementClear', { id: el[ELEMENT] });
       if (text) await m.send('WebDriver:ElementSendKeys', { id: el[ELEMENT], text });
     });
+  }
+
+  /** A real key press through WebDriver actions, sent to whatever has focus. */
+  press(key: Key): Promise<void> {
+    const value = WEBDRIVER_KEYS[key];
+    return this.in(async (m) => {
+      await m.send('WebDriver:PerformActions', {
+        actions: [
+          {
+            type: 'key',
+            id: 'keyboard',
+            actions: [
+              { type: 'keyDown', value },
+              { type: 'keyUp', value },
+            ],
+          },
+        ],
+      });
+      await m.send('WebDriver:ReleaseActions');
+    });
+  }
+
+  async focus(t: Target): Promise<void> {
+    await this.waitFor(t);
+    await this.evaluate(
+      ({ find, w }) => (new Function(`${find}; return find;`)()(w) as HTMLElement).focus(),
+      { find: FIND, w: wire(t) },
+    );
+  }
+
+  focused(): Promise<{ tag: string; text: string; label: string }> {
+    return this.evaluate(focusedElement);
   }
 
   async check(t: Target, checked = true): Promise<void> {

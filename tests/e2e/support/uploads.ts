@@ -1,7 +1,7 @@
 // Steps many scenarios take, through a driver: uploading a file on the upload page, and opening a
 // link in the viewer as a person pasting it would.
 import { until } from '../../testkit/wait';
-import type { Driver, DriverPage, FileSpec, JobView } from '../driver/driver';
+import type { Driver, DriverPage, FileSpec, JobView, Target } from '../driver/driver';
 
 /** The name a server stored an upload under: the last part of its link's path. */
 export const fileNameOf = (link: string) => new URL(link.split('#')[0]!).pathname.split('/').pop()!;
@@ -82,4 +82,22 @@ export async function endedJob(d: Driver, predicate: (j: JobView) => boolean): P
     const seen = jobs.map((j) => `${j.name}: ${j.state}${j.error ? ` (${j.error})` : ''}`);
     throw new Error(`${(err as Error).message} The jobs were: ${seen.join('; ') || 'none'}.`);
   }
+}
+
+/** A row of the uploads list, by the file name it shows. */
+export const uploadRow = (name: string): Target => ({ css: 'tbody tr', hasText: name });
+
+/** The entries of a row's menu (components/RowMenu.tsx) on the uploads list. */
+export type RowAction = 'QR code' | 'Hide QR code' | 'Remove from this list' | 'Delete on the server';
+
+/** Opens the row's menu ("More") and chooses an entry, with the mouse. */
+export async function chooseRowAction(page: DriverPage, row: Target, action: RowAction): Promise<void> {
+  await page.click({ css: 'button[aria-haspopup="menu"]', within: row });
+  await page.click({ css: '[role="menuitem"]', hasText: action, within: row });
+}
+
+/** "Delete on the server" from the row's menu, confirmed. */
+export async function deleteOnServerFromRow(page: DriverPage, row: Target): Promise<void> {
+  await chooseRowAction(page, row, 'Delete on the server');
+  await page.click({ css: 'button', hasText: 'Yes, delete it', within: row });
 }
