@@ -1,5 +1,6 @@
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
+import { plainHttpWarning } from '../../lib/payments/http';
 import { type EvaluatedOutput, formatTime, hostMismatchWarning } from '../../lib/payments/index';
 import type { LoadedRequest } from '../../lib/payments/load';
 import { CLOCK_TOLERANCE_S, clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
@@ -11,15 +12,31 @@ import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
  * names, addresses) is rendered as Preact text, inside <bdi> so right-to-left tricks stay put.
  */
 
+/**
+ * What the callout says about how the request and the payment travel. Plain http is said there
+ * once: a merchant on http has both a plain-http request link (the fetch's warning) and a plain-http
+ * payment address (the evaluation's), and the two were one warning said twice in one card.
+ */
+function transportWarnings(loaded: LoadedRequest): string[] {
+  const requestHttp = plainHttpWarning(new URL('http://request.invalid/'), 'request')!;
+  const paymentHttp = t('payPaymentUrlPlainHttp');
+  const fetchedOverHttp = loaded.fetchWarnings.some((w) => w.startsWith(requestHttp));
+  const paysOverHttp = loaded.evaluation.warnings.includes(paymentHttp);
+  if (fetchedOverHttp && paysOverHttp)
+    return [...loaded.fetchWarnings.filter((w) => !w.startsWith(requestHttp)), t('payPlainHttpBoth')];
+  return paysOverHttp ? [...loaded.fetchWarnings, paymentHttp] : loaded.fetchWarnings;
+}
+
 export function VerdictCard({ loaded, now }: { loaded: LoadedRequest; now: Date }) {
   const { evaluation, site } = loaded;
   const { verdict, merchant } = evaluation;
-  const plainHttp = loaded.fetchWarnings;
+  const plainHttp = transportWarnings(loaded);
+  const paymentHttp = t('payPaymentUrlPlainHttp');
   const expired = (secondsLeft(evaluation.details, now) ?? 0) < 0;
   const fromPage = site.from === 'page';
   // The host mismatch sentence is shown by the site check below, not twice.
   const mismatch = merchant && hostMismatchWarning(merchant.commonName, site.host);
-  const warnings = evaluation.warnings.filter((w) => w !== mismatch);
+  const warnings = evaluation.warnings.filter((w) => w !== mismatch && w !== paymentHttp);
   return (
     <VerdictSection
       verdict={verdict}

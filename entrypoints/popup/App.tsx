@@ -152,7 +152,7 @@ export function App() {
         )}
       </header>
       <DropZone label={t('filesToUpload')} onFiles={(files) => upload(files)}>
-        <p style={{ margin: '0 0 8px' }}>{t('dropOrPaste')}</p>
+        <p>{t('dropOrPaste')}</p>
         <button id="choose" type="button" onClick={() => openPage('/upload.html')}>
           {t('chooseFiles')}
         </button>

@@ -128,9 +128,12 @@ export class ChromiumPage implements DriverPage {
   setViewport(width: number, height: number) {
     return this.page.setViewportSize({ width, height });
   }
-  async screenshot(name: string) {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await this.page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  setColorScheme(scheme: 'light' | 'dark') {
+    return this.page.emulateMedia({ colorScheme: scheme });
+  }
+  async screenshot(name: string, folder = SCREENSHOTS) {
+    mkdirSync(folder, { recursive: true });
+    await this.page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
   }
   close() {
     return this.page.close();

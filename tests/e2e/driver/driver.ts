@@ -84,8 +84,18 @@ export interface DriverPage {
    * window is sized so that its viewport is this: every tab of that window gets it.
    */
   setViewport(width: number, height: number): Promise<void>;
-  /** Saves a full-page PNG under test-results/screenshots (Firefox's are prefixed `firefox-`). */
-  screenshot(name: string): Promise<void>;
+  /**
+   * The colour scheme the page's `prefers-color-scheme` reports. Chromium emulates it for this page
+   * (DevTools' emulateMedia); Firefox has no per-page switch, so it sets the browser's content
+   * override (the pref `layout.css.prefers-color-scheme.content-override`, as Settings → Website
+   * appearance does): every tab of that Firefox follows it until it is set again.
+   */
+  setColorScheme(scheme: 'light' | 'dark'): Promise<void>;
+  /**
+   * Saves a full-page PNG under test-results/screenshots (Firefox's are prefixed `firefox-`), or as
+   * `<folder>/<name>.png` when a folder is given.
+   */
+  screenshot(name: string, folder?: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -319,11 +319,33 @@ export class FirefoxPage implements DriverPage {
       throw new Error(`Firefox's viewport stayed ${w}×${h}, not ${width}×${height}.`);
   }
 
-  screenshot(name: string): Promise<void> {
+  /**
+   * Firefox's content override of `prefers-color-scheme` (0 dark, 1 light), set in its chrome: it
+   * applies to every tab, extension pages included, and pages re-evaluate their media queries at once.
+   */
+  async setColorScheme(scheme: 'light' | 'dark'): Promise<void> {
+    await this.d.fx.chrome((dark: boolean) => {
+      (globalThis as any).Services.prefs.setIntPref(
+        'layout.css.prefers-color-scheme.content-override',
+        dark ? 0 : 1,
+      );
+    }, scheme === 'dark');
+    await until(
+      async () =>
+        (await this.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)) ===
+        (scheme === 'dark')
+          ? true
+          : undefined,
+      `the page to follow the ${scheme} scheme`,
+    );
+  }
+
+  screenshot(name: string, folder?: string): Promise<void> {
     return this.in(async (m) => {
       const png = (await m.send('WebDriver:TakeScreenshot', { full: true, hash: false })).value;
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      writeFileSync(join(SCREENSHOTS, `firefox-${name}.png`), Buffer.from(png, 'base64'));
+      const dir = folder ?? SCREENSHOTS;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, folder ? `${name}.png` : `firefox-${name}.png`), Buffer.from(png, 'base64'));
     });
   }
 
