@@ -148,7 +148,7 @@ export function App() {
             />
           </div>
         )}
-        <details open={advanced} onToggle={(e) => setAdvanced(e.currentTarget.open)}>
+        <details id="advanced" open={advanced} onToggle={(e) => setAdvanced(e.currentTarget.open)}>
           <summary>{t('advanced')}</summary>
           <label for="variant">{t('apiVariant')}</label>
           <select
