@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../../lib/i18n';
+import { type MessageKey, t } from '../../lib/i18n';
 import { checkServerAddress, originPattern, type ServerSettings } from '../../lib/settings';
 import { serverByHand, serverFromInfo, setUpProfile, withSetUpProfile } from '../../lib/settings/setup';
 import type { Variant } from '../../lib/upload';
@@ -10,6 +10,13 @@ import { askServerInfo } from '../../platform/upload/server-info';
 import { testConnection } from '../../platform/upload/test-connection';
 
 type Status = { kind: 'ok' | 'error'; text: string };
+
+// The current variant's two addresses, asked for only when the variant is chosen by hand (labels
+// are looked up when shown: messages are connected when the page starts, after this module).
+const CURRENT_FIELDS: { key: 'apiUrl' | 'uploadUrl'; id: string; label: MessageKey }[] = [
+  { key: 'apiUrl', id: 'api-url', label: 'addressApi' },
+  { key: 'uploadUrl', id: 'upload-url', label: 'addressUpload' },
+];
 
 /** The host patterns to ask for: the typed address's site, and the addresses typed by hand. */
 function patternsFor(addresses: string[]): string[] {
@@ -84,11 +91,8 @@ export function App() {
       return fail(t(answer.kind === 'silent' ? 'welcomeSilent' : 'welcomeNotHushdrop', answer.url));
     } else {
       if (variant === 'current')
-        for (const [label, value] of [
-          [t('addressApi'), current.apiUrl],
-          [t('addressUpload'), current.uploadUrl],
-        ] as const) {
-          const problem = checkServerAddress(label, value.trim());
+        for (const f of CURRENT_FIELDS) {
+          const problem = checkServerAddress(t(f.label), current[f.key]);
           if (problem) return fail(problem);
         }
       server = serverByHand(typed, variant, current, withAccount);
@@ -164,28 +168,20 @@ export function App() {
           <p id="variant-hint" class="small muted">
             {t('variantAskHint')}
           </p>
-          {variant === 'current' && (
-            <>
-              <label for="api-url">{t('addressApi')}</label>
-              <input
-                id="api-url"
-                type="text"
-                inputMode="url"
-                spellcheck={false}
-                value={current.apiUrl}
-                onInput={(e) => setCurrent({ ...current, apiUrl: e.currentTarget.value.trim() })}
-              />
-              <label for="upload-url">{t('addressUpload')}</label>
-              <input
-                id="upload-url"
-                type="text"
-                inputMode="url"
-                spellcheck={false}
-                value={current.uploadUrl}
-                onInput={(e) => setCurrent({ ...current, uploadUrl: e.currentTarget.value.trim() })}
-              />
-            </>
-          )}
+          {variant === 'current' &&
+            CURRENT_FIELDS.map((f) => (
+              <div key={f.key}>
+                <label for={f.id}>{t(f.label)}</label>
+                <input
+                  id={f.id}
+                  type="text"
+                  inputMode="url"
+                  spellcheck={false}
+                  value={current[f.key]}
+                  onInput={(e) => setCurrent({ ...current, [f.key]: e.currentTarget.value.trim() })}
+                />
+              </div>
+            ))}
         </details>
         <div class="row" style={{ marginTop: '12px' }}>
           <button id="connect" type="submit" disabled={busy}>
