@@ -9,6 +9,7 @@ import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
+import { fillServer } from './support/options';
 import { serverForFile } from './support/servers';
 import { endedJob, giveToPopup } from './support/uploads';
 
@@ -93,6 +94,32 @@ forEachBrowser({ keepWelcome: true }, (d) => {
       expect(job.state, job.error).toBe('done');
       expect(job.link!.startsWith(`${ref.server.uploadUrl}/`)).toBe(true);
       expect((await openLink(job.link!)).toString()).toBe(content);
+      await popup.close();
+    });
+  });
+});
+
+describe('set up on the options page instead', () => {
+  forEachBrowser({}, (d) => {
+    it('a passed Test connection there ends "Set up a server first" too', async () => {
+      const before = await d.open('popup.html');
+      await before.waitFor('#setup-h');
+      await before.close();
+      const page = await d.open('options.html');
+      await page.waitFor('#name');
+      await fillServer(page, ref.server, 'current');
+      // The bundled server is on loopback, which the manifest grants: no permission prompt.
+      await page.click('#test');
+      await until(
+        async () => /Connection works/.test(await page.text('#test ~ p')) || undefined,
+        'the connection test',
+      );
+      await page.click('#save');
+      await until(async () => (await page.text('#save ~ p')) === 'Saved.' || undefined, '"Saved."');
+      await page.close();
+      const popup = await d.open('popup.html');
+      await popup.waitFor('.drop');
+      expect(await popup.count('#setup-h')).toBe(0);
       await popup.close();
     });
   });
