@@ -125,7 +125,7 @@ export function App() {
           autoComplete="url"
           spellcheck={false}
           value={address}
-          placeholder="https://files.example.org"
+          placeholder={t('welcomeAddressPlaceholder')}
           aria-describedby="address-hint"
           onInput={(e) => setAddress(e.currentTarget.value)}
         />

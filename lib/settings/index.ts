@@ -110,6 +110,11 @@ export function defaultSettings(): Settings {
   return { profiles: [newProfile('default', t('profileMine'))], activeProfileId: 'default' };
 }
 
+/** The name of a profile for the bundled server on this computer (the one `npm start` writes). */
+export function bundledServerName(): string {
+  return t('profileLocal');
+}
+
 /** Whether uploads wait for a server to be set up: the one used for uploads has not passed a test. */
 export function needsSetup(s: Settings): boolean {
   return !activeProfile(s).passedTest;

@@ -2,8 +2,9 @@
 // asks for one on its welcome page), so npm start writes a profile for the server it started. The
 // person's other profiles and choices are kept.
 import { readFileSync } from 'node:fs';
-import { connectMessages, fillMessage, t } from '../../lib/i18n';
+import { connectMessages, fillMessage } from '../../lib/i18n';
 import {
+  bundledServerName,
   MIGRATIONS,
   newProfile,
   normalizeSettings,
@@ -25,7 +26,7 @@ function startProfileName(): string {
     readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8'),
   );
   connectMessages((key, subs) => (en[key] ? fillMessage(en[key].message, subs) : ''), 'en');
-  return t('profileLocal');
+  return bundledServerName();
 }
 
 /**
