@@ -4,6 +4,7 @@ import { PaymentOpenLimit } from '../lib/payments/open-limit';
 import { badgeText } from '../lib/payments/page-links';
 import { UPLOAD_CLIPBOARD } from '../lib/settings/commands';
 import { vapi } from '../platform/browser';
+import { openWelcomeOnInstall } from '../platform/first-run';
 import { onMessage } from '../platform/messaging/receive';
 import { handOffClickedPayment } from '../platform/payments/hand-off';
 import { CHECK_PAYMENT_MENU, createPaymentMenu, onPaymentMenuClick } from '../platform/payments/menu';
@@ -20,10 +21,11 @@ export default defineBackground(() => {
   // waiting for upload, decrypted downloads). Nobody holds them when the browser starts or the
   // extension is installed, updated or reloaded (each needs its own event).
   const sweepAll = () => void sweepScratch(['upload', 'open', 'staged']).catch(() => {});
-  browser.runtime.onInstalled.addListener(() => {
+  browser.runtime.onInstalled.addListener(({ reason }) => {
     createMenus();
     createPaymentMenu();
     sweepAll();
+    openWelcomeOnInstall(reason);
   });
   browser.runtime.onStartup.addListener(sweepAll);
   browser.tabs.onRemoved.addListener((tabId) => {

@@ -3,8 +3,8 @@
 // README names (scripts/start/places.ts). `--no-build` uses the build already in .output.
 //
 // The browser is the person's own: a persistent profile and the extension, nothing a test harness
-// adds (scripts/start/chromium.ts). The extension's default profile points at this server on
-// 127.0.0.1:8787; another PORT gets a profile of its own, written once through a short headless run.
+// adds (scripts/start/chromium.ts). The extension ships no server, so npm start writes a profile for
+// the one it started (Chromium: through a short headless run), again only when its addresses change.
 //
 // Whatever happens — a missing browser, a failed launch, Ctrl+C, the window closed — everything this
 // script started is stopped, and a failure is one sentence, not a stack trace. Runs under tsx.
@@ -94,15 +94,14 @@ async function startServer(dataDir) {
 function markerFile(home) {
   return join(home, `npm-start-${firefox ? 'firefox' : 'chromium'}.json`);
 }
-function needsSettings(home, addresses, defaultReaches) {
+function needsSettings(home, addresses) {
   const file = markerFile(home);
-  if (!existsSync(file)) return !defaultReaches(addresses);
-  return readFileSync(file, 'utf8') !== JSON.stringify(addresses);
+  return !existsSync(file) || readFileSync(file, 'utf8') !== JSON.stringify(addresses);
 }
 
 async function openChromium(where, addresses) {
   const chromium = await import('./start/chromium.ts');
-  const { defaultReaches, withStartProfile } = await import('./start/settings.ts');
+  const { withStartProfile } = await import('./start/settings.ts');
   const { SETTINGS_VERSION } = await import('../lib/settings/index.ts');
   const holder = chromium.profileHolder(where.chromium);
   if (holder)
@@ -121,7 +120,7 @@ async function openChromium(where, addresses) {
   const page = (path) =>
     `chrome-extension://${chromium.unpackedExtensionId(where.chromiumExtension)}/${path}`;
   try {
-    if (needsSettings(where.home, addresses, defaultReaches)) {
+    if (needsSettings(where.home, addresses)) {
       console.log(`Pointing the extension at ${addresses.apiUrl} (a short headless start of the profile)…`);
       await chromium.writeSettings(
         options,
@@ -146,7 +145,7 @@ async function openChromium(where, addresses) {
 
 async function openFirefox(where, addresses) {
   const { launchFirefox } = await import('./start/firefox.ts');
-  const { defaultReaches, withStartProfile } = await import('./start/settings.ts');
+  const { withStartProfile } = await import('./start/settings.ts');
   const { SETTINGS_VERSION } = await import('../lib/settings/index.ts');
   // Interrupted while Firefox starts: the launch is abandoned and stops the process it spawned.
   const launching = new AbortController();
@@ -166,7 +165,7 @@ async function openFirefox(where, addresses) {
   try {
     fx = await launch;
     started.splice(started.indexOf(cancel), 1, () => fx.close());
-    if (needsSettings(where.home, addresses, defaultReaches)) {
+    if (needsSettings(where.home, addresses)) {
       await fx.updateSettings((s, v) => withStartProfile(s, v, addresses), SETTINGS_VERSION);
       writeFileSync(markerFile(where.home), JSON.stringify(addresses));
     }

@@ -3,9 +3,10 @@ import { GrantedHostsSection } from '../../components/GrantedHostsSection';
 import { PaymentOriginsSection } from '../../components/PaymentOriginsSection';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { ShortcutsSection } from '../../components/ShortcutsSection';
-import { type UploadChoices, UploadOptionsForm } from '../../components/UploadOptionsForm';
+import { type UploadChoices, UploadOptionsForm, VariantField } from '../../components/UploadOptionsForm';
 import { type MessageKey, t } from '../../lib/i18n';
 import {
+  addressesOf,
   checkServerAddress,
   newProfile,
   type Profile,
@@ -17,7 +18,7 @@ import {
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import type { ServerKind } from '../../lib/upload/server-kind';
 import { requestOrigins } from '../../platform/permissions';
-import { loadSettings, saveSettings } from '../../platform/storage/settings';
+import { loadSettings, saveSettings, updateProfile } from '../../platform/storage/settings';
 import { testConnection } from '../../platform/upload/test-connection';
 
 // Labels are looked up when shown (messages are connected when the page starts, after this module).
@@ -46,7 +47,7 @@ function kindSentence(kind: ServerKind | undefined, p: Profile): string | undefi
 
 function problemsOf(p: Profile): string | undefined {
   if (!p.name.trim()) return t('serverNeedsName');
-  for (const f of ADDRESS_FIELDS) {
+  for (const f of ADDRESS_FIELDS.filter((a) => addressesOf(p.server.variant).includes(a.key))) {
     const problem = checkServerAddress(`${p.name}: ${t(f.label)}`, p.server[f.key]);
     if (problem) return problem;
   }
@@ -136,9 +137,20 @@ export function App() {
     setTestedKind(undefined);
     const granted = await requestOrigins(serverOriginPatterns(profile!.server)).catch(() => false);
     if (!granted) return setTestStatus({ kind: 'error', text: t('testNotAllowed') });
-    const r = await testConnection(profile!.server);
+    const tested = profile!;
+    const r = await testConnection(tested.server);
     setTestStatus({ kind: r.ok ? 'ok' : 'error', text: r.text });
     setTestedKind(r.kind);
+    if (!r.ok) return;
+    // Passing a test is what lets the popup upload: recorded at once where the saved profile has
+    // these very addresses, and with the next save otherwise.
+    storeSettings(
+      (s) =>
+        s && { ...s, profiles: s.profiles.map((p) => (p.id === tested.id ? { ...p, passedTest: true } : p)) },
+    );
+    const saved = (await loadSettings()).profiles.find((p) => p.id === tested.id);
+    if (saved && JSON.stringify(saved.server) === JSON.stringify(tested.server))
+      await updateProfile(tested.id, { passedTest: true });
   }
 
   return (
@@ -219,7 +231,8 @@ export function App() {
             value={profile.name}
             onInput={(e) => setProfile({ name: e.currentTarget.value })}
           />
-          {ADDRESS_FIELDS.map((f) => (
+          <VariantField value={profile.server.variant} onChange={(variant) => setServer({ variant })} />
+          {ADDRESS_FIELDS.filter((f) => addressesOf(profile.server.variant).includes(f.key)).map((f) => (
             <div key={f.key}>
               <label for={f.key}>{t(f.label)}</label>
               <input
@@ -315,9 +328,9 @@ export function App() {
           <h2 id="defaults-h">{t('defaultsFor', profile.name)}</h2>
           <UploadOptionsForm
             value={choices}
-            onChange={({ variant, ...defaults }) =>
-              setProfile({ server: { ...profile.server, variant }, defaults })
-            }
+            showVariant={false}
+            expiryUnits={profile.expiryUnits}
+            onChange={({ variant: _, ...defaults }) => setProfile({ defaults })}
           />
         </section>
         <div class="row">

@@ -11,7 +11,7 @@ import { displayName } from '../../lib/history/file-names';
 import { formatBytes, t } from '../../lib/i18n';
 import { jobErrorText } from '../../lib/jobs/errors';
 import { type JobState, jobsInView } from '../../lib/jobs/model';
-import type { Settings } from '../../lib/settings';
+import { needsSetup, type Settings } from '../../lib/settings';
 import { sendMessage } from '../../platform/messaging/send';
 import { recentUploads } from '../../platform/storage/history';
 import { watchJobs } from '../../platform/storage/jobs';
@@ -22,7 +22,13 @@ import { stageFile } from '../../platform/upload/staging';
 const RECENT = 3;
 const ENDED_JOBS = 3;
 
-type Page = '/upload.html' | '/uploads.html' | '/options.html' | '/viewer.html' | '/payment.html';
+type Page =
+  | '/upload.html'
+  | '/uploads.html'
+  | '/options.html'
+  | '/viewer.html'
+  | '/payment.html'
+  | '/welcome.html';
 
 function openPage(path: Page) {
   browser.tabs.create({ url: browser.runtime.getURL(path) });
@@ -100,7 +106,11 @@ export function App() {
     });
   }, []);
 
+  // Until a server has passed a test, files stay here: an upload could only fail.
+  const settingUp = settings !== undefined && needsSetup(settings);
+
   async function upload(files: File[]) {
+    if (!settings || settingUp) return;
     for (const file of files) {
       try {
         const id = await stageFile(file);
@@ -151,12 +161,24 @@ export function App() {
           </div>
         )}
       </header>
-      <DropZone label={t('filesToUpload')} onFiles={(files) => upload(files)}>
-        <p>{t('dropOrPaste')}</p>
-        <button id="choose" type="button" onClick={() => openPage('/upload.html')}>
-          {t('chooseFiles')}
-        </button>
-      </DropZone>
+      {settingUp ? (
+        <section id="setup" class="card" aria-labelledby="setup-h">
+          <h2 id="setup-h">{t('setupFirst')}</h2>
+          <p class="small">{t('setupFirstText')}</p>
+          <button id="set-up" type="button" onClick={() => openPage('/welcome.html')}>
+            {t('setupButton')}
+          </button>
+        </section>
+      ) : (
+        settings && (
+          <DropZone label={t('filesToUpload')} onFiles={(files) => upload(files)}>
+            <p>{t('dropOrPaste')}</p>
+            <button id="choose" type="button" onClick={() => openPage('/upload.html')}>
+              {t('chooseFiles')}
+            </button>
+          </DropZone>
+        )
+      )}
       <p role="status" aria-live="polite" class={notice?.kind === 'error' ? 'error small' : 'ok small'}>
         {notice?.text}
       </p>

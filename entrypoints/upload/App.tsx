@@ -109,7 +109,12 @@ export function App() {
             </select>
           </>
         )}
-        <UploadOptionsForm value={choices} onChange={setChoices} showDoNotTrack={false} />
+        <UploadOptionsForm
+          value={choices}
+          onChange={setChoices}
+          showDoNotTrack={false}
+          expiryUnits={profile.expiryUnits}
+        />
       </section>
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">{t('file')}</h2>

@@ -5,6 +5,7 @@ import type { LinkFormat } from '../crypto/link';
 import { formatBytes, t } from '../i18n';
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';
 import { filesWithin, fitsLimit, readSizeLimit, type SizeLimit } from '../upload/limit';
+import { readExpiryUnits } from '../upload/server-info';
 
 export interface ServerSettings {
   variant: Variant;
@@ -40,6 +41,13 @@ export interface Profile {
   sizeLimit?: SizeLimit;
   /** Seconds the server may stay silent during an upload before Hushdrop gives up (default 60). */
   timeoutSeconds?: number;
+  /**
+   * True once a Test connection (first-run page or settings) succeeded with these addresses. Until
+   * the server used for uploads has passed one, the popup asks to set one up instead of uploading.
+   */
+  passedTest?: boolean;
+  /** The expiry units the server said each variant takes (its info answer); unknown when absent. */
+  expiryUnits?: Partial<Record<Variant, ExpireUnit[]>>;
 }
 
 export interface Settings {
@@ -53,16 +61,25 @@ export interface SettingsV1 {
   defaults: UploadDefaults;
 }
 
-export const SETTINGS_VERSION = 4;
+export const SETTINGS_VERSION = 5;
 
-// The bundled reference server listens here when started with `npm run server`.
+// No server until the person names one (the first-run page): a store build must not send anyone's
+// first upload to a loopback address nobody runs. `npm start` and the tests write theirs.
 export const DEFAULT_SERVER: ServerSettings = {
   variant: 'current',
+  baseUrl: '',
+  apiUrl: '',
+  uploadUrl: '',
+  username: '',
+  token: '',
+};
+
+// Where `npm run server` puts the bundled server: the default of settings versions 1–4, which
+// migration 4 recognises.
+const BUNDLED_SERVER_V4 = {
   baseUrl: 'http://127.0.0.1:8787',
   apiUrl: 'http://127.0.0.1:8787/api',
   uploadUrl: 'http://127.0.0.1:8787/u',
-  username: '',
-  token: '',
 };
 
 export const DEFAULT_UPLOAD: UploadDefaults = {
@@ -82,15 +99,25 @@ export function newProfile(id: string, name: string, server: Partial<ServerSetti
 
 /** Whether `server` is the bundled Hushdrop server where `npm run server` puts it (its addresses unchanged). */
 function isBundledServer(server: ServerSettings): boolean {
-  return (['baseUrl', 'apiUrl', 'uploadUrl'] as const).every((k) => server[k] === DEFAULT_SERVER[k]);
+  return (['baseUrl', 'apiUrl', 'uploadUrl'] as const).every((k) => server[k] === BUNDLED_SERVER_V4[k]);
 }
 
-/** What a new installation starts with (made when asked for: the name is in the browser's language). */
+/**
+ * What a new installation starts with: one profile with no addresses, not tested, which the
+ * first-run page fills in (made when asked for: the name is in the browser's language).
+ */
 export function defaultSettings(): Settings {
-  const local = newProfile('default', t('profileLocal'));
-  // The bundled server is a Hushdrop server: its recipient page opens the authenticated format.
-  local.defaults.format = 'ece';
-  return { profiles: [local], activeProfileId: 'default' };
+  return { profiles: [newProfile('default', t('profileMine'))], activeProfileId: 'default' };
+}
+
+/** The name of a profile for the bundled server on this computer (the one `npm start` writes). */
+export function bundledServerName(): string {
+  return t('profileLocal');
+}
+
+/** Whether uploads wait for a server to be set up: the one used for uploads has not passed a test. */
+export function needsSetup(s: Settings): boolean {
+  return !activeProfile(s).passedTest;
 }
 
 /** Ordered migrations: key n turns version n-1 into version n. */
@@ -106,6 +133,15 @@ export const MIGRATIONS: Record<number, (old: any) => any> = {
     for (const p of s.profiles) p.defaults.format = isBundledServer(p.server) ? 'ece' : 'teknik';
     return s;
   },
+  // Version 5: no loopback default, and uploads wait for a server that passed a test. Profiles
+  // made before were in use already, so each one with its addresses filled in counts as tested
+  // (an update must not stop uploads that worked).
+  5: (v4: unknown): Settings => {
+    const s = normalizeSettings(v4);
+    for (const p of s.profiles)
+      p.passedTest = (['baseUrl', 'apiUrl', 'uploadUrl'] as const).every((k) => p.server[k] !== '');
+    return s;
+  },
 };
 
 function migrateV1(v1: Partial<SettingsV1>): Settings {
@@ -114,7 +150,7 @@ function migrateV1(v1: Partial<SettingsV1>): Settings {
       {
         id: 'default',
         name: t('profileMine'),
-        server: { ...DEFAULT_SERVER, ...(v1?.server ?? {}) },
+        server: { ...DEFAULT_SERVER, ...BUNDLED_SERVER_V4, ...(v1?.server ?? {}) },
         defaults: { ...DEFAULT_UPLOAD, ...(v1?.defaults ?? {}) },
       },
     ],
@@ -133,6 +169,14 @@ function normalizeProfile(p: any, i: number): Profile {
   const sizeLimit = readSizeLimit(p?.sizeLimit);
   if (sizeLimit) out.sizeLimit = sizeLimit;
   if (typeof p?.timeoutSeconds === 'number' && p.timeoutSeconds > 0) out.timeoutSeconds = p.timeoutSeconds;
+  if (p?.passedTest === true) out.passedTest = true;
+  const units = p?.expiryUnits;
+  if (typeof units === 'object' && units !== null) {
+    const known: Partial<Record<Variant, ExpireUnit[]>> = {};
+    for (const v of ['legacy', 'current'] as const)
+      if (Array.isArray(units[v])) known[v] = readExpiryUnits(units[v]);
+    out.expiryUnits = known;
+  }
   return out;
 }
 
@@ -173,6 +217,11 @@ export function uploadOptions(d: UploadDefaults): UploadOptions {
     doNotTrack: d.doNotTrack,
     format: d.format,
   };
+}
+
+/** The addresses a variant uses: the legacy variant one host, the current variant its API and download hosts. */
+export function addressesOf(variant: Variant): ('baseUrl' | 'apiUrl' | 'uploadUrl')[] {
+  return variant === 'legacy' ? ['baseUrl'] : ['apiUrl', 'uploadUrl'];
 }
 
 /** A server address must be an absolute http(s) URL; returns a sentence when it is not. */

@@ -1,10 +1,10 @@
-// The server profile `npm start` makes sure of: the extension's own default already points at
-// http://127.0.0.1:8787, so only another port (PORT) needs a profile of its own. The person's other
-// profiles and choices are kept.
+// The server profile `npm start` makes sure of: the extension ships no server (a new installation
+// asks for one on its welcome page), so npm start writes a profile for the server it started. The
+// person's other profiles and choices are kept.
 import { readFileSync } from 'node:fs';
-import { connectMessages, fillMessage, t } from '../../lib/i18n';
+import { connectMessages, fillMessage } from '../../lib/i18n';
 import {
-  DEFAULT_SERVER,
+  bundledServerName,
   MIGRATIONS,
   newProfile,
   normalizeSettings,
@@ -20,22 +20,13 @@ export interface Addresses {
   uploadUrl: string;
 }
 
-/** Whether the extension's built-in default profile already reaches these addresses. */
-export function defaultReaches(a: Addresses): boolean {
-  return (
-    a.baseUrl === DEFAULT_SERVER.baseUrl &&
-    a.apiUrl === DEFAULT_SERVER.apiUrl &&
-    a.uploadUrl === DEFAULT_SERVER.uploadUrl
-  );
-}
-
 /** The profile name, in English (the language of the terminal this runs in). */
 function startProfileName(): string {
   const en: Record<string, { message: string }> = JSON.parse(
     readFileSync(new URL('../../public/_locales/en/messages.json', import.meta.url), 'utf8'),
   );
   connectMessages((key, subs) => (en[key] ? fillMessage(en[key].message, subs) : ''), 'en');
-  return t('profileLocal');
+  return bundledServerName();
 }
 
 /**
@@ -49,6 +40,11 @@ export function withStartProfile(
   addresses: Addresses,
 ): Settings {
   const profile = newProfile(START_PROFILE_ID, startProfileName(), { variant: 'current', ...addresses });
+  // npm start has just started this server and read its addresses from it: it counts as tested, so
+  // the popup uploads at once. It is a Hushdrop server, whose recipient page opens the
+  // authenticated format.
+  profile.passedTest = true;
+  profile.defaults.format = 'ece';
   if (stored === undefined || stored === null)
     return { profiles: [profile], activeProfileId: START_PROFILE_ID };
   let value = stored;
@@ -60,6 +56,7 @@ export function withStartProfile(
     settings.profiles[at] = {
       ...settings.profiles[at]!,
       server: { ...settings.profiles[at]!.server, ...addresses },
+      passedTest: true,
     };
   return settings;
 }

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLink } from '../testkit/links';
 import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
-import type { Driver, DriverPage, JobView } from './driver/driver';
+import type { Driver, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
 import { type Site, startSite } from './support/site';
-import { endedJob } from './support/uploads';
+import { endedJob, giveToPopup } from './support/uploads';
 
 const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
 let site: Site;
@@ -26,29 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
 });
-
-/**
- * Gives the popup a file as a person would: pasted where the browser lets a test paste a file,
- * dropped on its drop zone otherwise (see Driver.can.pasteFiles).
- */
-async function giveToPopup(
-  d: Driver,
-  page: DriverPage,
-  file: { name: string; text?: string; size?: number },
-) {
-  await page.evaluate(
-    ({ name, text, size, paste }) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([text ?? new Uint8Array(size ?? 0)], name, { type: text ? 'text/plain' : '' }));
-      if (paste) document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
-      else
-        document
-          .querySelector('.drop')!
-          .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    },
-    { ...file, paste: d.can.pasteFiles },
-  );
-}
 
 /** The link is on the clipboard, and a notification names the file and the host, never the link. */
 async function copiedAndNotified(d: Driver, job: JobView) {

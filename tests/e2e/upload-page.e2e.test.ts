@@ -14,7 +14,7 @@ import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
 import { historyCount } from './support/history';
 import { ASKED_HOST, UNGRANTED_HOST } from './support/hosts';
-import { fillServer, testAndSave } from './support/options';
+import { fillServer, showAdvanced, testAndSave } from './support/options';
 import { serverForFile } from './support/servers';
 import { chooseFiles, DONE_LINK, fileNameOf, submitFile, uploadThroughPage } from './support/uploads';
 
@@ -54,7 +54,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST], allowWhenAsked: [ASKED_HOST] }, (
       const uploadPage = async () => {
         await d.setSettings(serverSettings(ref.server, variant === 'current' ? 'legacy' : 'current'));
         const page = await d.open('upload.html');
-        await page.waitFor('#variant');
+        await showAdvanced(page);
         await page.selectOption('#variant', variant);
         return page;
       };

@@ -5,6 +5,7 @@ import {
   DEFAULT_SERVER,
   defaultSettings,
   MIGRATIONS,
+  needsSetup,
   newProfile,
   normalizeSettings,
   type Profile,
@@ -95,7 +96,7 @@ describe('settings helpers', () => {
     const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 1000, kind: 'at-most' as const } };
     expect(sizeProblem(p, 1000)).toBeUndefined();
     expect(sizeProblem(p, 1001)).toBe(
-      'This file is 1,001 bytes, but Hushdrop server on this computer only takes files of at most 1,000 bytes. Nothing was sent.',
+      'This file is 1,001 bytes, but My server only takes files of at most 1,000 bytes. Nothing was sent.',
     );
   });
 
@@ -103,10 +104,10 @@ describe('settings helpers', () => {
     const p = { ...defaultSettings().profiles[0]!, sizeLimit: { bytes: 512 * 1024, kind: 'below' as const } };
     expect(sizeProblem(p, 512 * 1024 - 1)).toBeUndefined();
     expect(sizeProblem(p, 512 * 1024)).toBe(
-      'This file is 512 KiB, but Hushdrop server on this computer only takes files smaller than 512 KiB. Nothing was sent.',
+      'This file is 512 KiB, but My server only takes files smaller than 512 KiB. Nothing was sent.',
     );
     expect(tooLargeSentence(p, p.sizeLimit)).toBe(
-      'The file is too large for Hushdrop server on this computer: it only takes files smaller than 512 KiB.',
+      'The file is too large for My server: it only takes files smaller than 512 KiB.',
     );
   });
 });
@@ -160,12 +161,19 @@ describe('settings version 3: size limits', () => {
   });
 });
 
+// Where settings versions 1–4 pointed a new installation: the bundled server's loopback address.
+const OLD_DEFAULT = {
+  baseUrl: 'http://127.0.0.1:8787',
+  apiUrl: 'http://127.0.0.1:8787/api',
+  uploadUrl: 'http://127.0.0.1:8787/u',
+};
+
 describe('settings version 4: the link format', () => {
   const v3 = (servers: Record<string, string>[]) => ({
     profiles: servers.map((server, i) => ({
       id: `p${i}`,
       name: `P${i}`,
-      server: { ...DEFAULT_SERVER, ...server },
+      server: { ...DEFAULT_SERVER, ...OLD_DEFAULT, ...server },
       defaults: { ...v1.defaults },
     })),
     activeProfileId: 'p0',
@@ -177,10 +185,10 @@ describe('settings version 4: the link format', () => {
     expect(s.profiles[0].defaults).toEqual({ ...v1.defaults, format: 'teknik' });
   });
 
-  it('starts a new installation (the bundled server) on ece and any added profile on teknik', () => {
-    expect(defaultSettings().profiles[0]!.defaults.format).toBe('ece');
+  it('starts any new profile on teknik until a test says the server is a Hushdrop server', () => {
+    expect(defaultSettings().profiles[0]!.defaults.format).toBe('teknik');
     expect(newProfile('x', 'X', { apiUrl: 'https://api.teknik.example' }).defaults.format).toBe('teknik');
-    expect(uploadOptions(defaultSettings().profiles[0]!.defaults).format).toBe('ece');
+    expect(uploadOptions(defaultSettings().profiles[0]!.defaults).format).toBe('teknik');
   });
 
   it('reads an unknown format as teknik', () => {
@@ -196,7 +204,9 @@ describe('settings version 4: the link format', () => {
     const { loadSettings } = await import('../../platform/storage/settings');
     const s = await loadSettings();
     expect(s.profiles.map((p) => p.defaults.format)).toEqual(['ece', 'teknik']);
-    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({ v: 4 });
+    expect((await fakeBrowser.storage.local.get(['settings$'])).settings$).toMatchObject({
+      v: SETTINGS_VERSION,
+    });
   });
 });
 
@@ -241,5 +251,50 @@ describe('the profile serving a file', () => {
     expect(profileServing(s, 'https://b.example:8443/f.png?sub=u')?.id).toBe('b');
     expect(profileServing(s, 'https://b.example/f.png')).toBeUndefined();
     expect(profileServing(s, 'not a url')).toBeUndefined();
+  });
+});
+
+describe('settings version 5: no built-in server, and a passed test before uploads', () => {
+  it('a new installation has no server address at all (no loopback) and waits for setup', () => {
+    const s = defaultSettings();
+    const { baseUrl, apiUrl, uploadUrl } = s.profiles[0]!.server;
+    expect([baseUrl, apiUrl, uploadUrl]).toEqual(['', '', '']);
+    expect(JSON.stringify(s)).not.toMatch(/127\.0\.0\.1|localhost|8787/);
+    expect(needsSetup(s)).toBe(true);
+    expect(needsSetup(normalizeSettings(undefined))).toBe(true);
+  });
+
+  it('counts every profile in use before the update as tested, so uploads go on', () => {
+    const v4 = {
+      profiles: [
+        { id: 'a', name: 'A', server: { ...DEFAULT_SERVER, ...OLD_DEFAULT }, defaults: { ...v1.defaults } },
+        { id: 'b', name: 'B', server: { ...v1.server }, defaults: { ...v1.defaults } },
+        { id: 'c', name: 'C', server: { ...DEFAULT_SERVER, baseUrl: 'https://half.example' }, defaults: {} },
+      ],
+      activeProfileId: 'b',
+    };
+    const s = MIGRATIONS[5]!(structuredClone(v4));
+    expect(s.profiles.map((p: Profile) => p.passedTest)).toEqual([true, true, false]);
+    expect(s.profiles[0].server).toMatchObject(OLD_DEFAULT);
+    expect(needsSetup(s)).toBe(false);
+  });
+
+  it('keeps a passed test and the expiry units a server named, and drops odd values', () => {
+    const s = normalizeSettings({
+      profiles: [
+        {
+          id: 'a',
+          name: 'A',
+          passedTest: true,
+          expiryUnits: { legacy: ['day', 'Hours', 'rot13'], current: 'x' },
+        },
+        { id: 'b', name: 'B', passedTest: 'yes' },
+      ],
+      activeProfileId: 'b',
+    });
+    expect(s.profiles[0]!.passedTest).toBe(true);
+    expect(s.profiles[0]!.expiryUnits).toEqual({ legacy: ['day', 'hour'] });
+    expect(s.profiles[1]!.passedTest).toBeUndefined();
+    expect(needsSetup(s)).toBe(true);
   });
 });

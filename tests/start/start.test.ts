@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SERVER, newProfile, SETTINGS_VERSION } from '../../lib/settings';
 import { chromiumArgs, unpackedExtensionId } from '../../scripts/start/chromium';
 import { places } from '../../scripts/start/places';
-import { defaultReaches, START_PROFILE_ID, withStartProfile } from '../../scripts/start/settings';
+import { START_PROFILE_ID, withStartProfile } from '../../scripts/start/settings';
 
 describe('where npm start keeps its data', () => {
   it('under HUSHDROP_HOME, else $XDG_DATA_HOME/hushdrop, else ~/.local/share/hushdrop', () => {
@@ -64,15 +64,13 @@ describe('the settings npm start writes', () => {
     apiUrl: 'http://127.0.0.1:9000/api',
     uploadUrl: 'http://127.0.0.1:9000/u',
   };
-  it('are needed only where the extension’s default does not reach the server', () => {
-    expect(defaultReaches(DEFAULT_SERVER)).toBe(true);
-    expect(defaultReaches(addresses)).toBe(false);
-  });
-  it('on a fresh profile: one profile, for this server, in use', () => {
+  it('on a fresh profile: one profile, for this server, in use, counted as tested', () => {
     const s = withStartProfile(undefined, undefined, addresses);
     expect(s.activeProfileId).toBe(START_PROFILE_ID);
     expect(s.profiles).toHaveLength(1);
     expect(s.profiles[0]!.server).toMatchObject({ ...addresses, variant: 'current' });
+    expect(s.profiles[0]!.passedTest).toBe(true);
+    expect(s.profiles[0]!.defaults.format).toBe('ece');
     expect(s.profiles[0]!.name).toBe('Hushdrop server on this computer');
   });
   it('keep the person’s profiles and choice, and only move npm start’s own profile', () => {

@@ -7,6 +7,7 @@ import { type BrowserContext, chromium, type Page, type Worker } from 'playwrigh
 import type { Settings } from '../../lib/settings';
 import { childPids, processName } from './memory';
 import { settingsItems } from './settings';
+import { until } from './wait';
 
 /** The Chromium build of the extension (`npm run build`). */
 export const CHROMIUM_BUILD = resolve('.output/chrome-mv3');
@@ -41,6 +42,12 @@ export interface ChromiumOptions {
    * `tls.spkiSha256`): Chromium ignores certificate errors for exactly these, no others.
    */
   trustSpki?: string[];
+  /**
+   * A new installation opens the welcome page by itself (platform/first-run.ts). The launch waits
+   * for it on a fresh profile and closes it, so every test starts with the tabs it opens, unless
+   * this keeps it (a first-run test), as `welcome`.
+   */
+  keepWelcome?: boolean;
 }
 
 export interface ChromiumBrowser {
@@ -56,6 +63,8 @@ export interface ExtensionBrowser extends ChromiumBrowser {
   /** The extension's service worker. */
   sw: Worker;
   extId: string;
+  /** The welcome page the installation opened, when `keepWelcome` kept it. */
+  welcome?: Page;
   url(path: string): string;
   /** Opens a page of the extension in a new tab. */
   open(path: string): Promise<Page>;
@@ -100,7 +109,7 @@ function grantedCopy(from: string, profile: string, hosts: string[], permissions
 /** Starts Chromium (with the extension unless `extensionDir` is false). */
 export async function launchChromium(
   options: ChromiumOptions = {},
-): Promise<ChromiumBrowser & { sw?: Worker; extId?: string }> {
+): Promise<ChromiumBrowser & { sw?: Worker; extId?: string; welcome?: Page }> {
   let extensionDir = options.extensionDir === false ? undefined : (options.extensionDir ?? CHROMIUM_BUILD);
   if (extensionDir && !existsSync(join(extensionDir, 'manifest.json')))
     throw new Error(`No built extension at ${extensionDir}: run \`npm run build\` first.`);
@@ -112,6 +121,8 @@ export async function launchChromium(
       options.grantHosts ?? [],
       options.grantPermissions ?? [],
     );
+  // A profile Chromium has never run: the extension is installed now (not restarted).
+  const fresh = !existsSync(join(profile, 'Default'));
   const before = new Set(childPids(process.pid));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: options.executablePath ?? CHROMIUM_PATH,
@@ -136,7 +147,19 @@ export async function launchChromium(
   }
   if (!extensionDir) return { ctx, pid, profileDir: profile, close };
   const sw = ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'));
-  return { ctx, pid, profileDir: profile, close, sw, extId: new URL(sw.url()).host };
+  const extId = new URL(sw.url()).host;
+  let welcome: Page | undefined;
+  if (fresh) {
+    welcome = await until(
+      async () => ctx.pages().find((p) => p.url() === `chrome-extension://${extId}/welcome.html`),
+      'the welcome page a new installation opens',
+    );
+    if (!options.keepWelcome) {
+      await welcome.close();
+      welcome = undefined;
+    }
+  }
+  return { ctx, pid, profileDir: profile, close, sw, extId, welcome };
 }
 
 /** Starts Chromium with the extension loaded (by default the build). */

@@ -31,6 +31,12 @@ export interface FirefoxOptions {
   signal?: AbortSignal;
   /** false: a plain Firefox, a recipient who has no Hushdrop (its pages are opened with openUrl). */
   extension?: boolean;
+  /**
+   * Installing the add-on opens the welcome page (platform/first-run.ts). The launch waits for it
+   * and closes it, so every test starts with the tabs it opens, unless this keeps it (a first-run
+   * test), as `welcome`.
+   */
+  keepWelcome?: boolean;
 }
 
 /** Runs a function's source in Marionette's current context, awaiting its promise. */
@@ -51,6 +57,8 @@ export async function runScript<R>(m: Marionette, source: string, arg: unknown):
 export class FirefoxBrowser {
   private queue: Promise<unknown> = Promise.resolve();
   private current: string;
+  /** The welcome page's tab the installation opened, when `keepWelcome` kept it. */
+  welcome?: string;
 
   constructor(
     private readonly m: Marionette,
@@ -251,8 +259,21 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Firef
     if (withExtension) await m.send('Addon:Install', { path: FIREFOX_BUILD, temporary: true });
     const home = await m.send<string>('WebDriver:GetWindowHandle').then((r: any) => r.value ?? r);
     const fx = new FirefoxBrowser(m, child, profile, home, UUID);
-    if (withExtension)
+    if (withExtension) {
+      const welcome = await until(async () => {
+        for (const handle of (await fx.handles()).filter((h) => h !== home)) {
+          const url = await fx.inWindow(
+            handle,
+            async (mm) => (await mm.send('WebDriver:GetCurrentURL')).value,
+          );
+          if (url === fx.url('welcome.html')) return handle;
+        }
+        return undefined;
+      }, 'the welcome page the installation opens');
+      if (options.keepWelcome) fx.welcome = welcome;
+      else await fx.closeWindow(welcome);
       await fx.inWindow(home, (mm) => mm.send('WebDriver:Navigate', { url: fx.url('icon/16.png') }));
+    }
     return fx;
   } catch (err) {
     await stopProcess(child);

@@ -11,7 +11,8 @@ export interface ServerAddresses {
 
 /**
  * Settings with one profile, active, pointing at `server` with `variant`; `extra` replaces fields
- * of the profile (a size limit, a silence limit, upload defaults, its id or name).
+ * of the profile (a size limit, a silence limit, upload defaults, its id or name). The profile
+ * counts as tested (`passedTest`), as the welcome page leaves it: the server is one a test started.
  */
 export function serverSettings(
   server: ServerAddresses,
@@ -25,6 +26,7 @@ export function serverSettings(
       apiUrl: server.apiUrl,
       uploadUrl: server.uploadUrl,
     }),
+    passedTest: true,
     ...extra,
   };
   return { profiles: [profile], activeProfileId: profile.id };

@@ -389,6 +389,7 @@ describe('names with bidi controls', () => {
 describe('tokens', () => {
   it('the options page warns when a token would go over plain http to another machine', async () => {
     const page = await browser.open('options.html');
+    await page.click('#advanced > summary');
     await page.selectOption('#variant', 'current');
     await page.fill('#username', 'me');
     await page.fill('#token', 'secret-token');

@@ -218,7 +218,10 @@ export class ChromiumDriver implements Driver {
     if (options.plain)
       return new ChromiumDriver(plainBrowser(await launchChromium({ extensionDir: false })), new Set());
     const hosts = [...(options.grantHosts ?? []), ...(options.allowWhenAsked ?? [])];
-    const browser = await launchExtension({ grantHosts: hosts.map((h) => `http://${h}/*`) });
+    const browser = await launchExtension({
+      grantHosts: hosts.map((h) => `http://${h}/*`),
+      keepWelcome: options.keepWelcome,
+    });
     await browser.sw.evaluate(recordNotifications);
     return new ChromiumDriver(browser, new Set(hosts));
   }
@@ -236,6 +239,10 @@ export class ChromiumDriver implements Driver {
   }
   async open(path: string) {
     return new ChromiumPage(await this.browser.open(path));
+  }
+  welcomePage() {
+    if (!this.browser.welcome) throw new Error('The welcome page was not kept: launch with keepWelcome.');
+    return new ChromiumPage(this.browser.welcome);
   }
   async openUrl(url: string) {
     const page = await this.browser.ctx.newPage();

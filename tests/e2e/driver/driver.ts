@@ -137,6 +137,11 @@ export interface LaunchOptions {
    * needs the extension (open, settings, storage, jobs, menus, notifications) fails in it.
    */
   plain?: boolean;
+  /**
+   * Keep the welcome page the installation opened (a first-run scenario, with `welcomePage`).
+   * Otherwise the launch closes it, and the scenarios start with the tabs they open.
+   */
+  keepWelcome?: boolean;
 }
 
 export interface Driver {
@@ -151,6 +156,8 @@ export interface Driver {
   url(path: string): string;
   /** Opens an extension page in a new tab. */
   open(path: string): Promise<DriverPage>;
+  /** The welcome page the extension opened by itself when installed (needs LaunchOptions.keepWelcome). */
+  welcomePage(): DriverPage;
   /** Opens any address in a new tab. */
   openUrl(url: string): Promise<DriverPage>;
   /** Runs `action` and returns the tab it opened, once loaded. */

@@ -363,7 +363,7 @@ export class FirefoxDriver implements Driver {
   private constructor(readonly fx: FirefoxBrowser) {}
 
   static async launch(options: LaunchOptions = {}): Promise<FirefoxDriver> {
-    const fx = await launchFirefox({ extension: !options.plain });
+    const fx = await launchFirefox({ extension: !options.plain, keepWelcome: options.keepWelcome });
     try {
       if (options.grantHosts?.length) await fx.grantOrigins(options.grantHosts.map((h) => `http://${h}/*`));
     } catch (err) {
@@ -378,6 +378,10 @@ export class FirefoxDriver implements Driver {
   }
   open(path: string) {
     return this.openUrl(this.fx.url(path));
+  }
+  welcomePage() {
+    if (!this.fx.welcome) throw new Error('The welcome page was not kept: launch with keepWelcome.');
+    return new FirefoxPage(this, this.fx.welcome);
   }
   async openUrl(url: string) {
     return new FirefoxPage(this, await this.fx.openUrl(url));

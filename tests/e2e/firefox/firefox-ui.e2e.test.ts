@@ -43,7 +43,7 @@ afterAll(async () => {
 describe('options: a server the manifest does not grant', () => {
   it('asks Firefox for it: declined says so, accepted tests and saves', async () => {
     const page = await d.open('options.html');
-    await page.waitFor('#baseUrl');
+    await page.waitFor('#name');
     await page.fill('#name', 'Loopback two');
     await fillServer(page, ref.server, 'current');
 

@@ -3,11 +3,22 @@ import type { ServerAddresses } from '../../testkit/settings';
 import { until } from '../../testkit/wait';
 import type { Driver, DriverPage } from '../driver/driver';
 
+/** Opens the page's Advanced disclosure (the API variant lives there), if it is closed. */
+export async function showAdvanced(page: DriverPage): Promise<void> {
+  await page.waitFor('#advanced');
+  if ((await page.attribute('#advanced', 'open')) === null) await page.click('#advanced > summary');
+  await page.waitFor('#variant', { visible: true });
+}
+
+/** Chooses the variant (under Advanced), then fills the addresses that variant asks for. */
 export async function fillServer(page: DriverPage, server: ServerAddresses, variant: 'legacy' | 'current') {
-  await page.fill('#baseUrl', server.baseUrl);
-  await page.fill('#apiUrl', server.apiUrl);
-  await page.fill('#uploadUrl', server.uploadUrl);
+  await showAdvanced(page);
   await page.selectOption('#variant', variant);
+  if (variant === 'legacy') await page.fill('#baseUrl', server.baseUrl);
+  else {
+    await page.fill('#apiUrl', server.apiUrl);
+    await page.fill('#uploadUrl', server.uploadUrl);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 // Steps many scenarios take, through a driver: uploading a file on the upload page, and opening a
-// link in the viewer as a person pasting it would.
+// link in the viewer as a person pasting it would, and giving the popup a file.
 import { until } from '../../testkit/wait';
 import type { Driver, DriverPage, FileSpec, JobView, Target } from '../driver/driver';
 
@@ -100,4 +100,27 @@ export async function chooseRowAction(page: DriverPage, row: Target, action: Row
 export async function deleteOnServerFromRow(page: DriverPage, row: Target): Promise<void> {
   await chooseRowAction(page, row, 'Delete on the server');
   await page.click({ css: 'button', hasText: 'Yes, delete it', within: row });
+}
+
+/**
+ * Gives the popup a file as a person would: pasted where the browser lets a test paste a file,
+ * dropped on its drop zone otherwise (see Driver.can.pasteFiles).
+ */
+export async function giveToPopup(
+  d: Driver,
+  page: DriverPage,
+  file: { name: string; text?: string; size?: number },
+) {
+  await page.evaluate(
+    ({ name, text, size, paste }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text ?? new Uint8Array(size ?? 0)], name, { type: text ? 'text/plain' : '' }));
+      if (paste) document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+      else
+        document
+          .querySelector('.drop')!
+          .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { ...file, paste: d.can.pasteFiles },
+  );
 }
