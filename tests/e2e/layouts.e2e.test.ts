@@ -75,6 +75,7 @@ const PAGES: PageEntry[] = [
   { name: 'upload', open: async (_, c) => c.upload, keepOpen: true },
   { name: 'uploads', open: extensionPage('uploads.html', 'tbody tr') },
   { name: 'options', open: extensionPage('options.html', '#server-h') },
+  { name: 'welcome', open: extensionPage('welcome.html', '#address') },
   {
     name: 'viewer',
     open: async (d, c) => {
