@@ -1,6 +1,6 @@
 // Every page at a phone width and a desktop width, light and dark, in both browsers (issue 20):
 // each page is shown with what a person would have there (uploads in the history, a finished job
-// on the upload page, a payment request and the list of requests viewed), and at 400×800 and
+// on the upload page, a payment request and the list of requests viewed), and at 360×800, 400×800 and
 // 1280×800, in each colour scheme, the document is no wider than the viewport (no sideways
 // scrolling), no dropdown cuts off its text, axe finds nothing serious, no card says the same
 // sentence twice, and the popup with many uploads stays under the browsers' 600 px popup limit.
@@ -26,7 +26,7 @@ import { serverForFile } from './support/servers';
 import { chooseFiles, DONE_LINK, FILE_INPUT, openInViewer } from './support/uploads';
 
 const SCREENS = resolve('tests/e2e/.screens');
-const WIDTHS = [400, 1280] as const;
+const WIDTHS = [360, 400, 1280] as const;
 const HEIGHT = 800;
 const SCHEMES = ['light', 'dark'] as const;
 /** Chromium and Firefox cut an action popup off at 600 px. */
@@ -230,7 +230,7 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
   });
 
   for (const entry of PAGES)
-    it(`${entry.name}: at 400 and 1280 px, light and dark, no sideways scrolling, axe clean`, async () => {
+    it(`${entry.name}: at 360, 400 and 1280 px, light and dark, no sideways scrolling, axe clean`, async () => {
       const page = await entry.open(d, content);
       const problems: string[] = [];
       try {
