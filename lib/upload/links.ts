@@ -31,6 +31,8 @@ export function serverAddress(target: UploadTarget): string {
 export function uploadEndpoint(target: UploadTarget): string {
   const legacy = target.variant === 'legacy';
   const base = serverAddress(target);
+  // A fresh install has no server until the welcome page (or the settings) set one up.
+  if (base.trim() === '') throw new UploadError('settings', t('uploadNoServer'));
   const url = tryJoin(base, ['v1', 'Upload'], legacy ? 'api' : undefined);
   if (url) return url;
   throw new UploadError('settings', t(legacy ? 'uploadBaseNotWeb' : 'uploadApiNotWeb', base));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { randomKey, randomSecret } from '../../lib/crypto';
-import { deletionLink, shareLink, type UploadResult, type UploadTarget } from '../../lib/upload';
+import {
+  deletionLink,
+  shareLink,
+  type UploadResult,
+  type UploadTarget,
+  uploadEndpoint,
+} from '../../lib/upload';
 
 const addresses = {
   baseUrl: 'https://teknik.example',
@@ -19,6 +25,15 @@ const result = (more: Partial<UploadResult> = {}): UploadResult => ({
   blockSize: 128,
   deletionKey: 'abcdefghijklmnopqrstuvwx',
   ...more,
+});
+
+describe('uploadEndpoint', () => {
+  it('says a server must be set up first when none is (a fresh install)', () => {
+    const empty = { baseUrl: '', apiUrl: '', uploadUrl: '' };
+    for (const variant of ['legacy', 'current'] as const)
+      expect(() => uploadEndpoint({ variant, addresses: empty })).toThrow(/No upload server is set up yet/);
+    expect(uploadEndpoint(current)).toBe('https://api.teknik.example/v1/Upload');
+  });
 });
 
 describe('deletionLink', () => {
