@@ -281,6 +281,34 @@ describe('two server instances on one bucket', () => {
   });
 });
 
+describe('the store frozen in the middle of an upload', () => {
+  it('answers the uploader with the 503 sentence, and the next upload aborts what it left open', async () => {
+    const server = await serverFromEnv(gateway.endpoint, 'frozen/', { timeoutSeconds: 2 });
+    const SIZE = 256 * MiB;
+    const source = patternStream(SIZE, 9);
+    const answered = streamUpload(`${server.apiUrl}/v1/Upload`, source.stream, SIZE, { encrypt: 'false' });
+    while ((await openUnder('frozen/')).length === 0 && source.pulled() < SIZE) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    gateway.pause();
+    let answer: Answer;
+    try {
+      answer = await answered.catch((err: Error) => ({ status: 0, json: { error: err.message } }));
+    } finally {
+      gateway.resume();
+    }
+    expect(answer.status, JSON.stringify(answer.json)).toBe(503);
+    expect(JSON.stringify(answer.json)).toMatch(/cannot store uploads right now\. Nothing was kept/);
+    // The abort the frozen store could not take is done by the next upload once it answers again.
+    const next = patternStream(MiB, 10);
+    expect(
+      (await streamUpload(`${server.apiUrl}/v1/Upload`, next.stream, MiB, { encrypt: 'false' })).status,
+    ).toBe(200);
+    expect(await openUnder('frozen/')).toEqual([]);
+    expect(await objectsUnder('frozen/blobs/')).toHaveLength(1);
+  });
+});
+
 describe('the store stopped in the middle of an upload', () => {
   it('answers 503 with a sentence, keeps nothing, and works again once the store is back', async () => {
     // A prefix of its own: nothing another test left counts.
