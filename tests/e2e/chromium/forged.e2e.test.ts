@@ -82,7 +82,7 @@ async function legitimateUpload(): Promise<string> {
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
     }, name);
     const field = popup.locator('.job[data-state="done"]', { hasText: name }).locator('.job-link');
-    await field.waitFor({ timeout: 30_000 });
+    await field.waitFor({ state: 'attached', timeout: 30_000 });
     const link = await field.inputValue();
     // The background copies the link once the job is done; wait for it so that it cannot land later.
     await vi.waitFor(async () => expect(await readClipboard()).toBe(link), {

@@ -151,7 +151,7 @@ it('after a whole session, keys are only in the upload history database and plai
     document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
   }, content('popup').toString());
   const job = popup.locator('.job[data-state="done"]', { hasText: 'pasted.txt' }).locator('.job-link');
-  await job.waitFor({ timeout: 30_000 });
+  await job.waitFor({ state: 'attached', timeout: 30_000 });
   const pasted = await job.inputValue();
   await expect
     .poll(async () => Object.keys(await browser.sw.evaluate(() => chrome.notifications.getAll())).length)

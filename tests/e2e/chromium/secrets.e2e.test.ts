@@ -153,7 +153,7 @@ describe('the key stays out of what the browser keeps', () => {
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
     });
     const field = popup.locator('.job[data-state="done"]', { hasText: 'notified.txt' }).locator('.job-link');
-    await field.waitFor({ timeout: 30_000 });
+    await field.waitFor({ state: 'attached', timeout: 30_000 });
     const link = await field.inputValue();
     await expect.poll(() => browser.sw.evaluate(() => (globalThis as any).__notes.length)).toBeGreaterThan(0);
     const notes: string[] = await browser.sw.evaluate(() => (globalThis as any).__notes);
