@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
+import { eceCiphertextSize } from '../../lib/crypto';
 import { debuggingEndpoint, settled } from '../../scripts/start/chromium';
 import { ChromiumPage } from './driver/chromium';
 import { countUploads } from './support/history';
@@ -205,7 +206,10 @@ it('twice in a row: an upload made in the first is still listed in the second; a
       mimeType: 'text/plain',
       buffer: original,
     });
-    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/u/\\w+\\.txt#[A-Za-z0-9]{32}$`));
+    // npm start's profile uses the authenticated format: its server's recipient page opens it.
+    expect(link).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${port}/u/\\w+\\.txt#ece1\\.[A-Za-z0-9_-]{22}$`),
+    );
     expect(await page.evaluate(countUploads)).toBe(1);
   } finally {
     first.run.child.kill('SIGINT');
@@ -222,9 +226,11 @@ it('twice in a row: an upload made in the first is still listed in the second; a
     await list.goto(second.upload.replace('upload.html', 'uploads.html'));
     await list.locator('tbody tr', { hasText: 'kept.txt' }).waitFor();
     expect(await list.evaluate(countUploads)).toBe(1);
-    // The server's data folder is the persistent one: the stored bytes are still there.
+    // The server's data folder is the persistent one: the stored bytes (sealed records) are still there.
     const stored = readdirSync(join(home, 'server', 'files')).filter((f) => !f.endsWith('.part'));
-    expect(stored.map((f) => statSync(join(home, 'server', 'files', f)).size)).toEqual([original.length]);
+    expect(stored.map((f) => statSync(join(home, 'server', 'files', f)).size)).toEqual([
+      eceCiphertextSize(original.length),
+    ]);
   } finally {
     second.run.child.kill('SIGINT');
   }
