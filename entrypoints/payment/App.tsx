@@ -69,7 +69,14 @@ function useNow(): Date {
 export function App() {
   const [start] = useState(initial);
   const [view, dispatch] = useReducer(pageReducer<PaymentEntry>, start.view);
+  // The field is the person's while they type: not re-rendered from state on each key (a render
+  // queued between keys, as under load, put an older text back and dropped what came after). Only
+  // the page's own changes (a hand-off, a reload's request) are written into it.
   const [text, setText] = useState(() => inputTextOf(start.source));
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (field.current && field.current.value !== text) field.current.value = text;
+  }, [text]);
   const [recent, setRecent] = useState<PaymentEntry[]>();
   const abort = useRef<AbortController | undefined>(undefined);
   const now = useNow();
@@ -214,7 +221,7 @@ export function App() {
     e.preventDefault();
     // What the field holds now: text typed or pasted just before Enter or the button may not have
     // reached the state yet (the handler would open the previous request).
-    const typed = (e.currentTarget as HTMLFormElement).querySelector('input')?.value ?? text;
+    const typed = field.current?.value ?? text;
     setText(typed);
     let source: PaymentSource;
     try {
@@ -243,9 +250,9 @@ export function App() {
             class="grow mono"
             type="text"
             spellcheck={false}
-            value={text}
+            ref={field}
+            defaultValue={text}
             placeholder={EXAMPLE_URI}
-            onInput={(e) => setText(e.currentTarget.value)}
           />
           <button id="open" type="submit" disabled={view.state === 'loading'}>
             {t('payOpen')}
