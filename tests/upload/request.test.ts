@@ -55,7 +55,7 @@ describe('endpoint', () => {
   });
 
   it('refuses an address that is not http(s), in a sentence', () => {
-    for (const bad of ['', 'teknik.example', 'ftp://teknik.example']) {
+    for (const bad of ['teknik.example', 'ftp://teknik.example']) {
       const target: UploadTarget = { variant: 'current', addresses: { ...addresses, apiUrl: bad } };
       expect(() => buildUploadRequest(target, opts('none'), file)).toThrow(UploadError);
       try {
@@ -65,6 +65,9 @@ describe('endpoint', () => {
         expect((error as UploadError).message).toMatch(/http:\/\/ or https:\/\//);
       }
     }
+    // No address at all is a fresh install: it says to set up a server.
+    const none: UploadTarget = { variant: 'current', addresses: { ...addresses, apiUrl: '' } };
+    expect(() => buildUploadRequest(none, opts('none'), file)).toThrow(/No upload server is set up yet/);
   });
 });
 
