@@ -3,7 +3,6 @@
 
 import { t } from '../../lib/i18n';
 import { withServerWords } from '../../lib/jobs/errors';
-import { readAtMost } from '../../lib/read-at-most';
 import type { ServerSettings } from '../../lib/settings';
 import { uploadTarget } from '../../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../../lib/upload';
@@ -15,31 +14,16 @@ import {
   UNKNOWN_SERVER,
 } from '../../lib/upload/server-kind';
 import { deleteOnServer } from './deletion';
-
-/** How long each info request may take: a server that does not answer is of unknown kind. */
-const INFO_TIMEOUT_MS = 10_000;
-/** An info answer is a few hundred bytes; a larger one is not read. */
-const INFO_MAX_BYTES = 64 * 1024;
+import { fetchInfoJson } from './server-info';
 
 /** What the server says it is; UNKNOWN_SERVER when no address answers as a Hushdrop server. */
 export async function serverKind(server: ServerSettings): Promise<ServerKind> {
   const target = uploadTarget(server);
   for (const url of serverInfoUrls(target.addresses, target.variant)) {
-    try {
-      const res = await fetch(url, {
-        credentials: 'omit',
-        referrerPolicy: 'no-referrer',
-        redirect: 'error',
-        signal: AbortSignal.timeout(INFO_TIMEOUT_MS),
-      });
-      if (!res.ok || !res.headers.get('content-type')?.includes('application/json')) continue;
-      const body = await readAtMost(res, INFO_MAX_BYTES);
-      if (!body) continue;
-      const kind = readServerKind(JSON.parse(new TextDecoder().decode(body)));
-      if (kind.hushdrop) return kind;
-    } catch {
-      // no answer, or not JSON: ask the next address
-    }
+    const json = await fetchInfoJson(url);
+    if (json === undefined || json === null) continue;
+    const kind = readServerKind(json);
+    if (kind.hushdrop) return kind;
   }
   return UNKNOWN_SERVER;
 }
