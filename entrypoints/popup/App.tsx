@@ -110,7 +110,11 @@ export function App() {
   const settingUp = settings !== undefined && needsSetup(settings);
 
   async function upload(files: File[]) {
-    if (!settings || settingUp) return;
+    // A paste can come before the settings have loaded; it waits for them rather than being lost.
+    if (needsSetup(settings ?? (await loadSettings()))) {
+      setNotice({ kind: 'error', text: t('setupFirst') });
+      return;
+    }
     for (const file of files) {
       try {
         const id = await stageFile(file);

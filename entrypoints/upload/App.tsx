@@ -22,6 +22,7 @@ export function App() {
   const [copied, setCopied] = useState<Record<string, boolean>>({});
   /** Kept so a failed upload can be tried again without choosing the file again. */
   const files = useRef(new Map<string, File>());
+  const early = useRef<File[]>([]);
 
   useEffect(() => {
     loadSettings().then((s) => {
@@ -56,7 +57,11 @@ export function App() {
     );
 
   async function start(picked: File[]) {
-    if (!profile || !choices) return;
+    if (!profile || !choices) {
+      // Pasted while the page still loads: kept, and started once the settings are here.
+      early.current.push(...picked);
+      return;
+    }
     for (const file of picked) {
       const jobId = crypto.randomUUID();
       files.current.set(jobId, file);
@@ -81,6 +86,9 @@ export function App() {
   }
 
   usePastedFiles((picked) => start(picked));
+  useEffect(() => {
+    if (profile && choices && early.current.length) start(early.current.splice(0));
+  }, [profile, choices]);
 
   if (!settings || !profile || !choices) return <main aria-busy="true">{t('loading')}</main>;
 
