@@ -30,7 +30,12 @@ export interface StartOptions {
   tlsCredentials?: TlsCredentials & { http2: boolean };
   /** Told after every sweep. */
   onSweep?: (report: SweepReport) => void;
+  /** How long a stop waits for requests to settle once their connections are cut (default 10 s). */
+  settleAfterCutMs?: number;
 }
+
+/** Once its connection is cut, a request's handler should end at once; a stop waits this long for it. */
+const SETTLE_AFTER_CUT_MS = 10_000;
 
 export interface HushdropServer {
   settings: ServerSettings;
@@ -83,14 +88,15 @@ export async function startServer(
     checkStorage: () => storage.check(),
   });
 
-  const inFlight = new Set<Promise<void>>();
+  // Each request in progress, by what names it in a log line.
+  const inFlight = new Map<Promise<void>, string>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const handled = app.handle(req, res).catch((err: unknown) => {
       console.error('hushdrop server: request failed', err);
       if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
       else res.destroy();
     });
-    inFlight.add(handled);
+    inFlight.set(handled, `${req.method} ${req.url?.split('?')[0]}`);
     void handled.finally(() => inFlight.delete(handled));
   };
 
@@ -152,12 +158,26 @@ export async function startServer(
       const grace = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);
       });
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      await Promise.race([Promise.allSettled(inFlight.keys()), grace]);
       clearTimeout(timer);
     }
     // Ends keep-alive, stalled and in-flight connections alike; cut uploads clean up after themselves.
     closeConnections();
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    // A handler that does not end once its socket is gone must not hold the stop (SIGTERM) forever.
+    const bound = Date.now() + (options.settleAfterCutMs ?? SETTLE_AFTER_CUT_MS);
+    while (inFlight.size > 0 && Date.now() < bound) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, bound - Date.now());
+      });
+      await Promise.race([Promise.allSettled(inFlight.keys()), late]);
+      clearTimeout(timer);
+    }
+    if (inFlight.size > 0) {
+      console.error(
+        `hushdrop server: stopping without waiting longer for ${inFlight.size} request(s) whose connections were cut: ${[...inFlight.values()].join(', ')}`,
+      );
+    }
     await sweeper.stop();
     await closed;
     await accessLog.close();

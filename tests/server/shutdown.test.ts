@@ -1,11 +1,14 @@
 // Graceful shutdown: an upload in flight when the server is told to stop finishes within the grace period
-// (and is kept); one still running when the grace ends is cut and leaves nothing; no new requests are taken.
+// (and is kept); one still running when the grace ends is cut and leaves nothing; no new requests are taken;
+// a request that does not end once its connection is cut does not hold the stop forever.
 
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { type ClientRequest, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultSettings } from '../../server/config/settings';
+import { startServer } from '../../server/server';
 import { type ProductServer, startProductServer } from './product-cli';
 import { randomBytesOf, startTestServer, storedFiles, type TestServer } from './test-helpers';
 
@@ -90,4 +93,36 @@ describe('stopping', () => {
     expect(await readdir(join(dataDir, 'records'))).toHaveLength(1);
     expect(await readdir(dataDir)).not.toContain('server.lock');
   }, 120_000);
+
+  it('does not wait forever on a request that does not end once its connection is cut, and names it', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-stop-'));
+    let reached!: () => void;
+    const inHandler = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const server = await startServer(
+      { ...defaultSettings(scratch), port: 0, accessLog: 'off' },
+      {
+        seams: {
+          intercept: async () => {
+            reached();
+            return new Promise<boolean>(() => {});
+          },
+        },
+        settleAfterCutMs: 200,
+      },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const answer = fetch(`http://127.0.0.1:${server.port}/never-ends?token=secret`).catch((e) => e);
+      await inHandler;
+      await server.close({ graceMs: 0 });
+      expect(await answer).toBeInstanceOf(Error);
+      const lines = logged.mock.calls.map((c) => String(c[0]));
+      expect(lines.some((l) => l.includes('1 request(s)') && l.includes('GET /never-ends'))).toBe(true);
+      expect(lines.join('\n')).not.toContain('secret');
+    } finally {
+      logged.mockRestore();
+    }
+  });
 });
