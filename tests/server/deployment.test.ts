@@ -107,7 +107,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => proxy?.close(resolve));
+  // Without a proxy (the server did not start), `proxy?.close(resolve)` would never resolve.
+  if (proxy) await new Promise((resolve) => proxy.close(resolve));
   await store?.close();
   await rm(scratch, { recursive: true, force: true });
 });
