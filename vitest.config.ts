@@ -3,14 +3,20 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 // The server suite's files that run on S3 too (tests/server/storage-under-test.ts): they look at the store
 // only through HTTP and the test server's stored()/storedBlobs(), which read through the storage interface.
+// accounts, bodies, deployment and main start a server in a process of its own, which gets the store from
+// STORAGE_URL and the AWS_* variables as a deployment does (tests/server/product-store.ts).
 const SERVER_FILES_ON_S3 = [
+  'accounts',
   'addresses',
+  'bodies',
+  'deployment',
   'download-page',
   'faults',
   'hostile-uploads',
   'large',
   'limits',
   'link-format',
+  'main',
   'record',
   'server',
   'sweeper',
@@ -21,9 +27,6 @@ const SERVER_FILES_ON_S3 = [
 //   outlives the process, a disk that fills up); tests/s3/ checks the S3 store the same way;
 // - shutdown: it watches a write in progress (on S3 seen only once a full 8 MiB part has arrived) and
 //   reads the store after the server closed it, and its last test is about the data folder's lock;
-// - accounts, bodies, deployment, main: the product or the test server's CLI in a process of its own
-//   (accounts file, body limits, the README's disk example, the CLI's environment); instances.test.ts
-//   starts the product on S3 from the README's S3 example;
 // - config, units: no store at all.
 
 export default defineConfig({

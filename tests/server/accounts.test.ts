@@ -1,22 +1,27 @@
 // Accounts: made with the CLI, stored only as scrypt hashes, used as Basic auth, and (when the server says
-// so) required for every upload.
+// so) required for every upload. On the `s3` project the server keeps its uploads in S3 (product-store.ts);
+// its accounts file stays in its data folder there too.
 
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken, verifyToken } from '../../server/accounts/tokens';
 import { type ProductServer, startProductServer } from './product-cli';
+import { type ProductStore, productStore, startProductOn } from './product-store';
 import { bytesOf, form, post } from './test-helpers';
 
 const run = promisify(execFile);
 let scratch: string | undefined;
 let running: ProductServer | undefined;
+let store: ProductStore | undefined;
 afterEach(async () => {
   await running?.stop('SIGKILL');
   running = undefined;
+  await store?.close();
+  store = undefined;
   if (scratch) await rm(scratch, { recursive: true, force: true });
   scratch = undefined;
 });
@@ -49,7 +54,8 @@ describe('tokens', () => {
 describe('accounts made with the CLI', () => {
   it('keep only a hash on disk, and when accounts are required every upload needs one', async () => {
     scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
-    const env = { DATA_DIR: join(scratch, 'data') };
+    store = await productStore(join(scratch, 'data'));
+    const env = store.env;
     const added = await cli(['account', 'add', 'alice'], env);
     const token = added.stdout.split('\n')[1]!.trim();
     expect(token).toMatch(/^[A-Za-z0-9]{40}$/);
@@ -70,7 +76,7 @@ describe('accounts made with the CLI', () => {
       JSON.stringify({ requireAccount: true, accounts: [{ username: 'bob', tokenHash: bobHash }] }),
     );
 
-    running = await startProductServer({ ...env, CONFIG: config });
+    running = await startProductOn(store, { CONFIG: config });
     const api = `${running.apiUrl}/v1/Upload`;
     expect((await post(api, upload(), basic('alice', token))).status).toBe(200);
     expect((await post(api, upload(), basic('bob', 'b0b-token'))).status).toBe(200);
@@ -82,7 +88,8 @@ describe('accounts made with the CLI', () => {
     expect(legacy.json.error.message).toMatch(/through the current API/);
     for (const wrong of [basic('alice', 'nope'), basic('nobody', token), basic('bob', token)])
       expect((await post(api, upload(), wrong)).status).toBe(401);
-    expect(await readdir(join(scratch, 'data', 'records'))).toHaveLength(2);
+    const kept = await store.contents();
+    expect([kept.records.length, kept.blobs.length]).toEqual([2, 2]);
     const info = await (await fetch(`${running.baseUrl}/_hushdrop/info`)).json();
     expect(info.accounts).toEqual({ required: true, auth: 'basic' });
 
@@ -95,10 +102,11 @@ describe('accounts made with the CLI', () => {
     scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
     const config = join(scratch, 'config.json');
     await writeFile(config, JSON.stringify({ accounts: [{ username: 'bob', token: 'clear' }] }));
-    await expect(startProductServer({ DATA_DIR: scratch, ACCOUNTS: 'bob:clear' })).rejects.toThrow(
+    store = await productStore(scratch);
+    await expect(startProductServer({ ...store.env, ACCOUNTS: 'bob:clear' })).rejects.toThrow(
       /ACCOUNTS \(tokens in clear\) is not read/,
     );
-    await expect(startProductServer({ DATA_DIR: scratch, CONFIG: config })).rejects.toThrow(
+    await expect(startProductServer({ ...store.env, CONFIG: config })).rejects.toThrow(
       /accounts\[0\] holds a token in clear/,
     );
   }, 120_000);

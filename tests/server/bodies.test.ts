@@ -1,15 +1,16 @@
 // Bodies the server never asked for, and clients that crawl: a 1 GiB body to every route that is not an
 // upload, forms with huge or countless fields, one byte a second (headers, body) and a reader that never
 // reads. Each gets a clear answer or is cut off; the server's memory stays flat, nothing is half-stored,
-// and the server stays up.
+// and the server stays up. On the `s3` project the server keeps its uploads in S3 (product-store.ts).
 
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProductServer, peakRss, startProductServer } from './product-cli';
+import { type ProductServer, peakRss } from './product-cli';
+import { type ProductStore, productStore, startProductOn } from './product-store';
 import { bytesOf, form, post, randomBytesOf } from './test-helpers';
 
 const MIB = 1024 * 1024;
@@ -17,12 +18,12 @@ const GIB = 1024 * MIB;
 
 let scratch: string;
 let server: ProductServer;
-let dataDir: string;
+let store: ProductStore;
 let accessLog: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'hushdrop-bodies-'));
-  dataDir = join(scratch, 'data');
+  store = await productStore(join(scratch, 'data'));
   const config = join(scratch, 'config.json');
   // Short windows so that the slow clients below are cut within seconds (a busy machine can pause a
   // healthy client for a second or two, so not shorter).
@@ -31,10 +32,11 @@ beforeAll(async () => {
     JSON.stringify({ timeouts: { headersSeconds: 3, slowClientSeconds: 4, slowClientMinBytes: 1024 } }),
   );
   accessLog = join(scratch, 'access.log');
-  server = await startProductServer({ DATA_DIR: dataDir, CONFIG: config, ACCESS_LOG: accessLog });
+  server = await startProductOn(store, { CONFIG: config, ACCESS_LOG: accessLog });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
+  await store?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -79,9 +81,9 @@ function sendHuge(
   });
 }
 
+/** No record, no blob and no write in progress (a `.part` file on disk, an open multipart upload on S3). */
 async function storedNothing(): Promise<void> {
-  await expect.poll(async () => [...(await readdir(join(dataDir, 'files')))]).toEqual([]);
-  expect(await readdir(join(dataDir, 'records'))).toEqual([]);
+  await expect.poll(() => store.contents()).toEqual({ records: [], blobs: [], inProgress: 0 });
 }
 
 describe('a 1 GiB body to every route that is not an upload', () => {

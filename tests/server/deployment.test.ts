@@ -1,7 +1,8 @@
 // The README's way to run a Hushdrop server for other people: its config example, started as written
 // (the environment moves the data folder, port and log into a temporary folder), behind a TLS reverse
 // proxy that does what the README's nginx snippet does. Links come out with the public https address,
-// the log names the address the proxy reports, and a client cannot choose its own address.
+// the log names the address the proxy reports, and a client cannot choose its own address. On the `s3`
+// project the environment puts the uploads in S3 too, as the README's S3 section does (product-store.ts).
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -10,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProductServer, startProductServer } from './product-cli';
+import type { ProductServer } from './product-cli';
+import { type ProductStore, productStore, startProductOn } from './product-store';
 import { bytesOf, form } from './test-helpers';
 import { makeTlsIdentity, type TlsIdentity } from './tls';
 
@@ -28,6 +30,7 @@ async function readmeConfig(): Promise<Record<string, unknown>> {
 
 let scratch: string;
 let server: ProductServer;
+let store: ProductStore;
 let proxy: Server;
 let proxyUrl: string;
 let identity: TlsIdentity;
@@ -93,9 +96,9 @@ beforeAll(async () => {
   await writeFile(config, JSON.stringify(await readmeConfig()));
   accessLog = join(scratch, 'access.log');
   identity = await makeTlsIdentity('127.0.0.1');
-  server = await startProductServer({
+  store = await productStore(join(scratch, 'data'));
+  server = await startProductOn(store, {
     CONFIG: config,
-    DATA_DIR: join(scratch, 'data'),
     PORT: '0',
     ACCESS_LOG: accessLog,
   });
@@ -104,7 +107,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => proxy?.close(resolve));
+  // Without a proxy (the server did not start), `proxy?.close(resolve)` would never resolve.
+  if (proxy) await new Promise((resolve) => proxy.close(resolve));
+  await store?.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -143,6 +148,8 @@ describe('the README’s config example behind a TLS proxy', () => {
       maxAgeSeconds: 30 * 86400,
     });
     await viaProxy(`${path}/${result.deletionKey}`);
+    // The deletion link through the proxy removed the one upload from the store, record and bytes.
+    expect(await store.contents()).toEqual({ records: [], blobs: [], inProgress: 0 });
     // Secrets where a careless client might put them: a token, a key in the query and in the path.
     const token = 'tokenTOKENtoken1234567890';
     const key = 'abcdefghijklmnopqrstuvwxyzABCDEF';

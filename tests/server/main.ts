@@ -4,11 +4,13 @@
 // Env: PORT (default 8787, 0 = a free port), HOST (the address to listen on, default 127.0.0.1), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
 // ServerOptions; env values win over it), TLS (`1`: HTTPS with HTTP/2 and HTTP/1.1 by ALPN; `http1`: HTTPS
-// with HTTP/1.1 only; default plain http).
+// with HTTP/1.1 only; default plain http), STORAGE_URL with the AWS_* variables (uploads in S3, as for
+// the product; without it on disk in DATA_DIR).
 
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { s3Settings } from '../../server/storage/s3-config';
 import { type Account, type DeletionMode, type ServerOptions, startServer } from './server';
 
 const DELETION_MODES: DeletionMode[] = ['teknik', 'other-wording', 'keeps-file'];
@@ -49,10 +51,24 @@ function tlsMode(text: string): ServerOptions['tls'] {
   fail(`TLS must be 1 (HTTP/2 and HTTP/1.1), http1 (HTTP/1.1 only) or 0, got "${text}"`);
 }
 
+/**
+ * The product's settings from the config file, with the store STORAGE_URL names (or the config file's, or
+ * the disk). Always set here, so that this process never takes the suite's store (HUSHDROP_TEST_STORAGE,
+ * which it inherits from a test that starts it, and which means something only inside Vitest).
+ */
+function settingsWithStore(
+  env: NodeJS.ProcessEnv,
+  config: Partial<ServerOptions>,
+): ServerOptions['settings'] {
+  // A STORAGE_URL that cannot work throws an S3ConfigError, whose sentence main() prints.
+  return { ...config.settings, s3: env.STORAGE_URL ? s3Settings(env.STORAGE_URL, env) : config.settings?.s3 };
+}
+
 function options(env: NodeJS.ProcessEnv): ServerOptions {
   const config: Partial<ServerOptions> = env.CONFIG ? JSON.parse(readFileSync(env.CONFIG, 'utf8')) : {};
   return {
     ...config,
+    settings: settingsWithStore(env, config),
     port: env.PORT !== undefined ? integer('PORT', env.PORT) : (config.port ?? 8787),
     host: env.HOST || config.host,
     dataDir: env.DATA_DIR || config.dataDir || mkdtempSync(join(tmpdir(), 'hushdrop-server-')),
@@ -83,8 +99,9 @@ async function main(): Promise<void> {
   }
   const accounts = opts.accounts?.length ?? 0;
   const limit = opts.maxUploadBytes !== undefined ? `${opts.maxUploadBytes} bytes` : 'none';
+  const store = opts.settings?.s3 ? server.hushdrop.storage.description : opts.dataDir;
   console.log(
-    `Hushdrop reference upload server listening; data in ${opts.dataDir}; size limit ${limit}; ` +
+    `Hushdrop reference upload server listening; data in ${store}; size limit ${limit}; ` +
       `${accounts} account(s). Ctrl-C stops it.`,
   );
   const stop = () => {

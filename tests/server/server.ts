@@ -96,7 +96,8 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     accessLog: 'off',
     // Expiry is also enforced on access; a test that is about the sweeper sets its own interval.
     sweepIntervalMs: 3_600_000,
-    s3: await s3ForTestServer(),
+    // A store given in `settings` (tests/server/main.ts from STORAGE_URL) wins over the suite's.
+    s3: opts.settings && 's3' in opts.settings ? opts.settings.s3 : await s3ForTestServer(),
     ...opts.settings,
   };
 
@@ -149,7 +150,6 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     ...(identity ? { tlsCredentials: { ...identity, http2 } } : {}),
     ...(opts.onSweep ? { onSweep: opts.onSweep } : {}),
   });
-  const onDisk = settings.s3 === undefined;
 
   let tls: ReferenceServer['tls'];
   if (identity) {
@@ -174,7 +174,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     hushdrop,
     setFault: (fault, faultOpts) => faults.set(fault, faultOpts),
     stored: (fileName) => readStored(hushdrop.storage, fileName),
-    storedBlobs: () => listStoredBlobs(hushdrop.storage, onDisk),
+    storedBlobs: () => listStoredBlobs(hushdrop.storage.blobs),
     close(): Promise<void> {
       closing ??= (async () => {
         for (const timer of dripTimers) clearInterval(timer);

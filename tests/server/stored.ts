@@ -5,10 +5,10 @@
 import { readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import type { DiskStorage } from '../../server/storage/disk';
+import { DiskBlobs } from '../../server/storage/disk-blobs';
 import { isStorageError } from '../../server/storage/errors';
-import type { S3Storage } from '../../server/storage/s3';
-import type { Storage } from '../../server/storage/types';
+import { S3Blobs } from '../../server/storage/s3-blobs';
+import type { BlobStore, Storage } from '../../server/storage/types';
 import { parseUploadRecord } from '../../server/uploads/record';
 import type { StoredBlobs, StoredUpload } from './types';
 
@@ -44,17 +44,17 @@ export async function readStored(storage: Storage, fileName: string): Promise<St
 }
 
 /** Finished blobs and unfinished writes: on disk the files folder, on S3 the listing and open uploads. */
-export async function listStoredBlobs(storage: Storage, onDisk: boolean): Promise<StoredBlobs> {
-  if (onDisk) {
+export async function listStoredBlobs(store: BlobStore): Promise<StoredBlobs> {
+  if (store instanceof DiskBlobs) {
     // The folder itself, so that a write in progress (its `.part` file) is seen too.
-    const names = await readdir((storage as DiskStorage).blobs.dir);
+    const names = await readdir(store.dir);
     return {
       blobs: names.filter((n) => !n.endsWith(PART)).sort(),
       inProgress: names.filter((n) => n.endsWith(PART)).length,
     };
   }
-  const s3 = storage as S3Storage;
+  if (!(store instanceof S3Blobs)) throw new Error('The test server reads only the disk and S3 stores.');
   const blobs: string[] = [];
-  for await (const blob of s3.blobs.list()) blobs.push(blob.id);
-  return { blobs: blobs.sort(), inProgress: (await s3.blobs.openUploads()).length };
+  for await (const blob of store.list()) blobs.push(blob.id);
+  return { blobs: blobs.sort(), inProgress: (await store.openUploads()).length };
 }
