@@ -35,6 +35,12 @@ async function readmeExample(): Promise<Record<string, any>> {
   return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(text.slice(marker))![1]!);
 }
 
+/**
+ * These servers are not under test for slow clients: at load 20 this test's own client (50 uploads at
+ * once) took more than the default 20 s to send a download's headers, and Node answered 408.
+ */
+const CLIENT_PATIENCE = { headersSeconds: 300, slowClientSeconds: 300 };
+
 async function serverFromConfig(endpoint: string, s3: Record<string, number> = {}): Promise<ProductServer> {
   const config = join(scratch, `config-${servers.length}.json`);
   const example = await readmeExample();
@@ -48,6 +54,7 @@ async function serverFromConfig(endpoint: string, s3: Record<string, number> = {
       dataDir: join(scratch, `data-${servers.length}`),
       publicUrl: undefined,
       limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
+      timeouts: CLIENT_PATIENCE,
     }),
   );
   const server = await startProductServer({ CONFIG: config, ...credentials() });
@@ -65,6 +72,7 @@ async function serverFromEnv(
     limits,
     JSON.stringify({
       limits: { requestsPerMinute: 0, uploadsPerHourPerAddress: 0, uploadBytesPerDayPerAddress: 0 },
+      timeouts: CLIENT_PATIENCE,
       ...(s3 ? { s3 } : {}),
     }),
   );
