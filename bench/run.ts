@@ -9,6 +9,7 @@ import { bigRow } from './row-4g';
 import { contentRatio, contentRow, type LinkPage, scriptShare } from './row-content';
 import { cryptoRow, summarize } from './row-crypto';
 import { eceRow } from './row-ece';
+import { firefoxMemoryRow } from './row-firefox-memory';
 import { historyRow } from './row-history';
 import { linkRow } from './row-link';
 import { paymentsRow } from './row-payments';
@@ -37,6 +38,7 @@ const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
 const RECIPIENT_BYTES = Number(process.env.BENCH_RECIPIENT_MIB ?? 1024) * MIB;
 const S3_BYTES = Number(process.env.BENCH_S3_MIB ?? 1024) * MIB;
 const LINK_BYTES = Number(process.env.BENCH_LINK_MIB ?? 256) * MIB;
+const FIREFOX_BYTES = Number(process.env.BENCH_FIREFOX_MIB ?? 1024) * MIB;
 /** Row l's rates, Mbit/s, with the target for the ratio at each (issue 21). */
 const LINK_RATES: [number, number][] = [
   [200, 0.95],
@@ -360,6 +362,38 @@ async function rowI(tmp: string, server: BenchServer): Promise<void> {
   }
 }
 
+async function rowM(tmp: string, server: BenchServer): Promise<void> {
+  log(
+    `m: Firefox's memory during a ${FIREFOX_BYTES / MIB} MiB client-mode upload: upload page, background job`,
+  );
+  const file = join(tmp, 'firefox-upload.bin');
+  await writeRandomFile(file, FIREFOX_BYTES);
+  try {
+    const m = await firefoxMemoryRow(server, tmp, file);
+    for (const [id, what, run] of [
+      ['m1', 'Firefox anonymous memory, peak − idle / file size: upload page (disk path)', m.page],
+      [
+        'm2',
+        'Firefox anonymous memory, peak − idle / file size: background job (a link fetched, sent)',
+        m.background,
+      ],
+    ] as const) {
+      const extra = run.peak - run.idle;
+      log(`  ${id}: idle ${fmt(run.idle / MIB, 0)} MiB, peak ${fmt(run.peak / MIB, 0)} MiB`);
+      add(
+        id,
+        what,
+        extra / FIREFOX_BYTES,
+        '≤ 0.1',
+        atMost(0.1),
+        `+${fmt(extra / MIB, 0)} MiB over idle ${fmt(run.idle / MIB, 0)} MiB`,
+      );
+    }
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
 async function rowK(tmp: string): Promise<void> {
   log(`k: ${S3_BYTES / MIB} MiB through the server into S3 (Ceph) vs straight into it with the S3 client`);
   const path = join(tmp, 's3-upload.bin');
@@ -550,6 +584,7 @@ async function main(): Promise<void> {
     if (BIG !== 'only' && wanted('j')) await rowJ(extDir);
     if (BIG !== 'only' && wanted('k')) await rowK(tmp);
     if (BIG !== 'only' && wanted('l')) await rowL(extDir, tmp);
+    if (BIG !== 'only' && wanted('m')) await rowM(tmp, server);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

@@ -18,6 +18,12 @@ export interface BrowserAdapter {
    * stream as the text "[object ReadableStream]" without an error.
    */
   readonly requestStreams: boolean;
+  /**
+   * Whether buffers an upload is done with are detached to free their memory at once
+   * (lib/free-buffer.ts). Firefox: yes, its collector let them pile up to a third of the file.
+   * Chromium: no, a detached buffer kept its memory there until the upload ended.
+   */
+  readonly freeSpentBuffers: boolean;
   readonly toolbarButton: ToolbarButton;
 
   // Background only: where jobs run that must outlive every page (Chromium: an offscreen

@@ -35,6 +35,7 @@ export const chromium: BrowserAdapter = {
   get requestStreams() {
     return requestStreamsSupported(globalThis.Request);
   },
+  freeSpentBuffers: false,
   get toolbarButton() {
     return browser.action;
   },

@@ -8,11 +8,12 @@ import type { BrowserAdapter, ToolbarButton } from './adapter';
 
 let facts: ExtensionFacts | undefined;
 let runner: Runner | undefined;
-const here = () => (runner ??= createRunner({ requestStreams: false }));
+const here = () => (runner ??= createRunner(firefox));
 
 export const firefox: BrowserAdapter = {
   senderFacts: () => (facts ??= firefoxFacts(browser.runtime.id, globalThis.location.origin)),
   requestStreams: false,
+  freeSpentBuffers: true,
   get toolbarButton() {
     return (browser as unknown as { browserAction: ToolbarButton }).browserAction;
   },

@@ -8,7 +8,7 @@ import { createRunner } from '../upload/runner';
 import { chromium } from './chromium';
 
 export function serveOffscreen(clipboard: HTMLTextAreaElement): void {
-  const runner = createRunner({ requestStreams: chromium.requestStreams });
+  const runner = createRunner(chromium);
   onMessage('runJob', async ({ data }) => {
     await messagesReady;
     void runner.run(data, (state) => {

@@ -11,6 +11,7 @@ import { createCipher } from '../../lib/crypto/cipher';
 import { eceCiphertextSize } from '../../lib/crypto/ece';
 import { eceEncryptStream } from '../../lib/crypto/ece-stream';
 import { cryptStream } from '../../lib/crypto/stream';
+import { freeBuffer } from '../../lib/free-buffer';
 
 /** How to encrypt: Teknik's key and IV, or the authenticated format's secret. */
 export type UploadCipher =
@@ -25,6 +26,8 @@ export interface EncryptStart {
   name: string;
   /** Bytes per WebCrypto call and per write. */
   chunkSize: number;
+  /** Detach each ciphertext once written, so its memory goes back at once (lib/free-buffer.ts). */
+  freeSpent: boolean;
 }
 
 export type EncryptCommand = EncryptStart | { type: 'cancel' };
@@ -106,6 +109,7 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
             `Only ${count} of ${cipherText.length} bytes were written at ${written} (disk full?).`,
           );
         written += count;
+        if (job.freeSpent) freeBuffer(cipherText);
         const now = Date.now();
         if (now - reported >= REPORT_EVERY_MS || written === total) {
           reported = now;

@@ -10,7 +10,7 @@ import { sendMessage } from '../messaging/send';
 import { PAGE_JOBS_PORT } from './page-jobs-port';
 import { createRunner, type RunRequest } from './runner';
 
-const runner = createRunner({ requestStreams: vapi.requestStreams });
+const runner = createRunner(vapi);
 let running = 0;
 let listening = false;
 let port: ReturnType<typeof browser.runtime.connect> | undefined;

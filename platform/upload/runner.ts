@@ -16,6 +16,7 @@ import { progressTracker } from '../../lib/jobs/progress';
 import { silenceMs, sizeProblem, uploadTarget } from '../../lib/settings';
 import { throttle } from '../../lib/throttle';
 import { landedElsewhere } from '../../lib/upload/landed';
+import { copyIntoScratch } from '../storage/scratch-copy';
 import { createScratch } from '../storage/scratch-files';
 import { dropStagedFile, takeStagedFile } from './staging';
 import { runUpload } from './upload-file';
@@ -63,12 +64,13 @@ async function resolveSource(
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const name = source.name ?? fileNameFromUrl(source.url, type);
   if (!res.body) return new File([], name, { type });
-  // Streamed to a disk-backed scratch file (res.blob() kept the whole file in memory in Firefox),
-  // removed when the job ends and swept at start if a crash left it.
+  // Streamed to a disk-backed scratch file (res.blob() kept the whole file in memory in Firefox)
+  // through one reused buffer (scratch-copy.ts), removed when the job ends and swept at start if a
+  // crash left it.
   const scratch = await createScratch('staged');
   cleanups.push(scratch.remove);
   try {
-    await res.body.pipeTo(await scratch.handle.createWritable(), { signal });
+    await copyIntoScratch(scratch, res.body, signal);
   } catch (err) {
     if (signal.aborted) throw err;
     throw new JobError(t('fetchCut'));
@@ -76,7 +78,13 @@ async function resolveSource(
   return new File([await scratch.handle.getFile()], name, { type });
 }
 
-export function createRunner({ requestStreams }: { requestStreams: boolean }): Runner {
+/** What the browser adapter says of the browser the runner runs in (platform/browser/adapter.ts). */
+export interface RunnerOptions {
+  requestStreams: boolean;
+  freeSpentBuffers: boolean;
+}
+
+export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions): Runner {
   const running = new Map<string, AbortController>();
   const abortedEarly: string[] = [];
 
@@ -115,6 +123,7 @@ export function createRunner({ requestStreams }: { requestStreams: boolean }): R
           signal: abort.signal,
           timeoutMs: silenceMs(req.profile),
           requestStreams,
+          freeSpentBuffers,
           // One bar over the phases, in bytes of the file's own size (the request's are a bit more).
           onProgress: (p) => update({ phase: p.phase, msLeft: undefined, ...track(p) }),
         },

@@ -3,13 +3,14 @@
 // the runner removes when the job ends; a sweep at browser start removes any a crash left behind.
 // (They were IndexedDB records before: the browser kept their blob files on disk after the record
 // was deleted, plaintext included.)
+import { copyIntoScratch } from '../storage/scratch-copy';
 import { createScratch, openScratch } from '../storage/scratch-files';
 
 /** Copies the file into a scratch file and returns its id. */
 export async function stageFile(file: Blob): Promise<string> {
   const scratch = await createScratch('staged');
   try {
-    await file.stream().pipeTo(await scratch.handle.createWritable());
+    await copyIntoScratch(scratch, file.stream());
     scratch.release();
     return scratch.id;
   } catch (err) {

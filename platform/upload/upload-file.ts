@@ -23,6 +23,7 @@ import {
   secretText,
   sha256Hex,
 } from '../../lib/crypto';
+import { freeBuffer } from '../../lib/free-buffer';
 import { HASHED_UP_TO, type UploadEntry } from '../../lib/history';
 import { formatNumber, plural, t } from '../../lib/i18n';
 import type { PhaseProgress } from '../../lib/jobs/progress';
@@ -67,6 +68,14 @@ const CANCEL_GRACE_MS = 2000;
 
 type Progress = (p: UploadProgress) => void;
 
+/** How the encrypted copy is made. */
+interface CopyOptions {
+  onProgress: Progress;
+  signal?: AbortSignal;
+  /** Detach each ciphertext once written (the browser adapter says; lib/free-buffer.ts). */
+  freeSpent: boolean;
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException(t('uploadCancelled'), 'AbortError');
 }
@@ -79,8 +88,7 @@ function encryptInWorker(
   file: Blob,
   cipher: UploadCipher,
   name: string,
-  onProgress: Progress,
-  signal?: AbortSignal,
+  { onProgress, signal, freeSpent }: CopyOptions,
 ): Promise<'done' | 'unsupported'> {
   if (typeof Worker === 'undefined') return Promise.resolve('unsupported');
   let worker: Worker;
@@ -131,7 +139,14 @@ function encryptInWorker(
       return;
     }
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage({ type: 'start', file, cipher, name, chunkSize: CHUNK } satisfies EncryptCommand);
+    worker.postMessage({
+      type: 'start',
+      file,
+      cipher,
+      name,
+      chunkSize: CHUNK,
+      freeSpent,
+    } satisfies EncryptCommand);
   });
 }
 
@@ -140,8 +155,7 @@ async function encryptHere(
   handle: FileSystemFileHandle,
   file: Blob,
   cipher: UploadCipher,
-  onProgress: Progress,
-  signal?: AbortSignal,
+  { onProgress, signal, freeSpent }: CopyOptions,
 ): Promise<void> {
   const writable = await handle.createWritable();
   if (cipher.format === 'ece') {
@@ -162,8 +176,10 @@ async function encryptHere(
     await encryptBlob(
       file,
       { key: cipher.key, iv: cipher.iv },
-      (bytes, offset) =>
-        writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> }),
+      async (bytes, offset) => {
+        await writable.write({ type: 'write', position: offset, data: bytes as Uint8Array<ArrayBuffer> });
+        if (freeSpent) freeBuffer(bytes);
+      },
       {
         chunkSize: CHUNK,
         signal,
@@ -184,14 +200,14 @@ const sealedSize = (file: Blob, cipher: UploadCipher) =>
 async function encryptToDisk(
   file: Blob,
   cipher: UploadCipher,
-  onProgress: Progress,
-  signal?: AbortSignal,
+  options: CopyOptions,
 ): Promise<{ body: File; cleanup: () => Promise<void> }> {
+  const { signal } = options;
   signal?.throwIfAborted();
   const scratch = await createScratch('upload');
   try {
-    const how = await encryptInWorker(file, cipher, scratch.name, onProgress, signal);
-    if (how === 'unsupported') await encryptHere(scratch.handle, file, cipher, onProgress, signal);
+    const how = await encryptInWorker(file, cipher, scratch.name, options);
+    if (how === 'unsupported') await encryptHere(scratch.handle, file, cipher, options);
     signal?.throwIfAborted();
     const copy = await scratch.handle.getFile();
     const expected = sealedSize(file, cipher);
@@ -243,10 +259,12 @@ async function sendFromDisk(
   cipher: UploadCipher | undefined,
   common: Common,
   onProgress: Progress,
+  freeSpent: boolean,
 ): Promise<{ result: UploadResult; cleanup: () => Promise<void> }> {
   let body: Blob = file;
   let cleanup = async () => {};
-  if (cipher) ({ body, cleanup } = await encryptToDisk(file, cipher, onProgress, common.signal));
+  if (cipher)
+    ({ body, cleanup } = await encryptToDisk(file, cipher, { onProgress, signal: common.signal, freeSpent }));
   try {
     const result = await sendUpload({
       ...common,
@@ -276,12 +294,15 @@ export async function runUpload(
     signal,
     timeoutMs = DEFAULT_SILENCE_MS,
     requestStreams,
+    freeSpentBuffers,
   }: {
     onProgress?: Progress;
     signal?: AbortSignal;
     timeoutMs?: number;
     /** Whether fetch may get a streamed body here: the browser adapter says (never in Firefox). */
     requestStreams: boolean;
+    /** Whether spent buffers are detached to free them at once: the browser adapter says (Firefox). */
+    freeSpentBuffers: boolean;
   },
 ): Promise<UploadOutcome> {
   if (!swept) {
@@ -308,7 +329,8 @@ export async function runUpload(
   let cleanup = async () => {};
   if (cipher && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
     result = await sendStreamed(file, cipher, common, onProgress);
-  if (result === 'refused') ({ result, cleanup } = await sendFromDisk(file, cipher, common, onProgress));
+  if (result === 'refused')
+    ({ result, cleanup } = await sendFromDisk(file, cipher, common, onProgress, freeSpentBuffers));
   let succeeded = false;
   try {
     // The secret (ece) or key (Teknik) that went into the link, never to the server.

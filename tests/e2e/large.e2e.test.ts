@@ -1,10 +1,13 @@
 // A 300 MiB file in both browsers, with the browser's memory (all its processes) measured: through
 // the upload page, and through a right-click on a link (the job runs in Chromium's offscreen
-// document, in Firefox's background page). Figures are printed. The bound: memory in use
-// (anonymous + shared, all processes) grows by less than the file, which holding it whole would
-// take. Firefox measured here before: the upload page grew 117-163 MiB for 300 MiB and 121 MiB for
-// 900 MiB; the background job 147-180 MiB for 300 MiB and 233 MiB for 900 MiB (FX_SIZE_MIB=900
-// runs the bigger file). No timing assertions: the machine is shared.
+// document, in Firefox's background page). Figures are printed. Each case first runs a small
+// upload the same way, so what is measured is what the big file costs, not the first use of the
+// page, the worker's code or the right-click menu. The bound on memory in use (anonymous +
+// shared, all processes): in Firefox a quarter of the file (issue 21: a job holds a bounded window
+// of it; after the fix it grew 17-66 MiB (page) and 28-40 MiB (job) for 300 MiB, before it
+// 104-114 and 55-171 MiB: lib/free-buffer.ts, platform/storage/scratch-copy.ts). In Chromium less than the file, which
+// holding it whole would take (its collector leaves about a third of the file's ciphertexts
+// waiting here). FX_SIZE_MIB=900 runs a bigger file. No timing assertions: the machine is shared.
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,11 +29,19 @@ import { UNGRANTED_HOST as HOST } from './support/hosts';
 import { chooseFiles, DONE_LINK, FILE_INPUT } from './support/uploads';
 
 const SIZE = Number(process.env.FX_SIZE_MIB ?? 300) * MIB;
-const BOUND = SIZE;
+/** The warm-up file, served and picked before each measured case. */
+const SMALL = MIB;
+/**
+ * Firefox: a quarter of the file. A job's fixed costs (its worker's start, the send's buffers) are
+ * 20-40 MiB, a tenth of 300 MiB on their own, so the issue's tenth is the bench's check at 1 GiB
+ * (row m); before spent buffers were freed this grew by 104-114 MiB (page) and 55-171 MiB (job).
+ */
+const bound = (d: Driver) => (d.name === 'firefox' ? SIZE / 4 : SIZE);
 
 let tmp: string;
 let bigPath: string;
 let bigHash: string;
+let smallPath: string;
 /** No recording: the big body is not copied to disk a second time. */
 let server: ReferenceServer;
 let site: Server;
@@ -40,18 +51,23 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'hushdrop-large-'));
   bigPath = join(tmp, 'big-300.bin');
   bigHash = await writeRandomFile(bigPath, SIZE);
+  smallPath = join(tmp, 'small.bin');
+  await writeRandomFile(smallPath, SMALL);
   server = await startServer({ dataDir: join(tmp, 'server'), host: HOST });
   // A page with a link to the big file, served from disk.
   site = createServer((req, res) => {
-    if (req.url === '/big-300.bin') {
+    const path = { '/big-300.bin': bigPath, '/small.bin': smallPath }[req.url ?? ''];
+    if (path) {
       res.writeHead(200, {
         'Content-Type': 'application/octet-stream',
-        'Content-Length': statSync(bigPath).size,
+        'Content-Length': statSync(path).size,
       });
-      createReadStream(bigPath).pipe(res);
+      createReadStream(path).pipe(res);
     } else {
       res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<!doctype html><title>files</title><a id="big" href="/big-300.bin">The big file</a>');
+      res.end(
+        '<!doctype html><title>files</title><a id="big" href="/big-300.bin">The big file</a> <a id="small" href="/small.bin">A small one</a>',
+      );
     }
   });
   await new Promise<void>((r) => site.listen(0, HOST, r));
@@ -126,6 +142,11 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
 
   describe(`a ${SIZE / MIB} MiB file in client mode`, () => {
     it('through the upload page: encrypted in a worker, sent, the stored copy decrypts to the original, no copy is left, and memory stays bounded', async () => {
+      const warmUp = await d.open('upload.html');
+      await warmUp.waitFor(FILE_INPUT);
+      await chooseFiles(warmUp, smallPath);
+      await warmUp.waitFor(DONE_LINK, { timeout: 60_000 });
+      await warmUp.close();
       const page = await d.open('upload.html');
       await page.waitFor(FILE_INPUT);
       // Playwright reports the workers a page starts; Marionette has no such event.
@@ -162,30 +183,31 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
         'an empty OPFS',
         60_000,
       );
-      expect(growth).toBeLessThan(BOUND);
+      expect(growth).toBeLessThan(bound(d));
       await page.close();
     }, 300_000);
 
     it('through a right-click on a link: the background fetches, encrypts and sends it; memory stays bounded', async () => {
       const page = await d.openUrl(`${siteOrigin}/`);
       await page.waitFor('#big');
+      // Jobs of the same name from the upload page's case may still be listed: only new ones count.
+      const before = new Set((await d.jobs()).map((j) => j.id));
+      const ended = async (name: string) => {
+        const j = (await d.jobs()).find((x) => x.name === name && !before.has(x.id));
+        return j && j.state !== 'running' ? j : undefined;
+      };
+      await d.contextMenu(page, '#small', 'link');
+      expect((await until(() => ended('small.bin'), 'the warm-up job to end', 60_000)).state).toBe('done');
       const idle = await idleMemory(d);
       let job: JobView | undefined;
       const peak = await peakDuring(
         d,
         (async () => {
           await d.contextMenu(page, '#big', 'link');
-          job = await until(
-            async () => {
-              const j = (await d.jobs()).find((x) => x.name === 'big-300.bin');
-              return j && j.state !== 'running' ? j : undefined;
-            },
-            'the background job to end',
-            280_000,
-          );
+          job = await until(() => ended('big-300.bin'), 'the background job to end', 280_000);
         })(),
       );
-      expect(report(`${d.name} background job, ${mib(SIZE)}`, idle, peak)).toBeLessThan(BOUND);
+      expect(report(`${d.name} background job, ${mib(SIZE)}`, idle, peak)).toBeLessThan(bound(d));
       expect(job!.state, job!.error).toBe('done');
       expect(await storedHash(job!.link!)).toBe(bigHash);
       await page.close();

@@ -19,7 +19,7 @@ async function run(runner: ReturnType<typeof createRunner>, req: RunRequest) {
 
 describe('the job runner', () => {
   it('a Cancel that arrives before its job (during the hand-over) stops it as it starts', async () => {
-    const runner = createRunner({ requestStreams: false });
+    const runner = createRunner({ requestStreams: false, freeSpentBuffers: false });
     runner.abort('early');
     const { last, reports } = await run(
       runner,
@@ -34,7 +34,7 @@ describe('the job runner', () => {
   });
 
   it('its own sentences are said as they are, not as "Something went wrong: …"', async () => {
-    const runner = createRunner({ requestStreams: false });
+    const runner = createRunner({ requestStreams: false, freeSpentBuffers: false });
     const big = await run(runner, request('big', { kind: 'text', text: 'x'.repeat(20), name: 'big.txt' }));
     expect(big.last).toMatchObject({ state: 'failed', error: sizeProblem(profile, 20), total: 20 });
     expect(big.last).not.toHaveProperty('errorDetail');
@@ -46,7 +46,7 @@ describe('the job runner', () => {
   });
 
   it('remembers only the last few aborts of jobs it never saw', async () => {
-    const runner = createRunner({ requestStreams: false });
+    const runner = createRunner({ requestStreams: false, freeSpentBuffers: false });
     for (let i = 0; i < 40; i++) runner.abort(`stray-${i}`);
     const old = await run(runner, request('stray-0', { kind: 'text', text: 'x'.repeat(20), name: 'o.txt' }));
     expect(old.last.state).toBe('failed');
