@@ -18,8 +18,9 @@ import type { RootStore } from './roots';
  *
  * Speed (notes in bench/README.md, row e2): certificates are parsed once (a cache, injectable),
  * the root store is indexed once by subject and by DER, so candidate issuers are looked up rather
- * than compared with every root, and imported public keys are kept per certificate. Every check
- * is still made by pkijs on every call.
+ * than compared with every root, and imported public keys are kept per certificate. On first
+ * sight (issue 21) keys go to WebCrypto as SPKI and the chain's signature checks start together.
+ * Every check is still made by pkijs on every call.
  */
 
 export type ChainResult =
