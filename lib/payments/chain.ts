@@ -18,8 +18,9 @@ import type { RootStore } from './roots';
  *
  * Speed (notes in bench/README.md, row e2): certificates are parsed once (a cache, injectable),
  * the root store is indexed once by subject and by DER, so candidate issuers are looked up rather
- * than compared with every root, and imported public keys are kept per certificate. Every check
- * is still made by pkijs on every call.
+ * than compared with every root, and imported public keys are kept per certificate. On first
+ * sight (issue 21) keys go to WebCrypto as SPKI and the chain's signature checks start together.
+ * Every check is still made by pkijs on every call.
  */
 
 export type ChainResult =
@@ -44,6 +45,7 @@ export interface ChainOptions {
 const MAX_ISSUER_LOOKUPS = 4 * (MAX_CERTIFICATES + 2);
 
 const KEY_USAGE = '2.5.29.15';
+const RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
 const BASIC_CONSTRAINTS = '2.5.29.19';
 
 const day = (date: Date) => formatDate(date, { timeStyle: undefined });
@@ -140,8 +142,74 @@ class KeyCachingEngine extends pkijs.CryptoEngine {
     const params = parameters ?? this.fillPublicKeyParameters(publicKeyInfo, signatureAlgorithm);
     const forInfo = getOrAdd(this.keys, publicKeyInfo, () => new Map());
     return keepPromise(forInfo, JSON.stringify(params.algorithm), () =>
-      super.getPublicKey(publicKeyInfo, signatureAlgorithm, params),
+      this.importRsaDirectly(publicKeyInfo, params).catch(() =>
+        super.getPublicKey(publicKeyInfo, signatureAlgorithm, params),
+      ),
     );
+  }
+
+  /**
+   * One answer per (signed bytes, signature, key, algorithm) for the life of this engine, i.e. of
+   * one validateChain call. pkijs checks the certificates of a chain one after another, each a
+   * WebCrypto job off this thread; startChecks below starts them all at once and pkijs then
+   * finds each answer ready. The same objects mean the same inputs, so the answer is the one a
+   * fresh check would give.
+   */
+  private readonly checks = new Map<unknown, Map<unknown, Map<unknown, Map<unknown, Promise<boolean>>>>>();
+
+  override verifyWithPublicKey(
+    data: BufferSource,
+    signature: asn1js.BitString | asn1js.OctetString,
+    publicKeyInfo: pkijs.PublicKeyInfo,
+    signatureAlgorithm: pkijs.AlgorithmIdentifier,
+    shaAlgorithm?: string,
+  ): Promise<boolean> {
+    if (shaAlgorithm !== undefined) {
+      return super.verifyWithPublicKey(data, signature, publicKeyInfo, signatureAlgorithm, shaAlgorithm);
+    }
+    const bySignature = getOrAdd(this.checks, data, () => new Map());
+    const byKey = getOrAdd(bySignature, signature, () => new Map());
+    const byAlgorithm = getOrAdd(byKey, publicKeyInfo, () => new Map());
+    return keepPromise(byAlgorithm, signatureAlgorithm, () =>
+      super.verifyWithPublicKey(data, signature, publicKeyInfo, signatureAlgorithm),
+    );
+  }
+
+  /**
+   * Starts the signature check of each certificate against each certificate named as its issuer
+   * (the checks pkijs's path building will ask for), without waiting for them. A failure is kept
+   * for pkijs to meet when it asks, as it would have met it itself.
+   */
+  startChecks(chain: readonly pkijs.Certificate[], issuers: readonly pkijs.Certificate[]): void {
+    for (const certificate of chain) {
+      for (const issuer of issuers) {
+        if (issuer === certificate || !certificate.issuer.isEqual(issuer.subject)) continue;
+        this.verifyWithPublicKey(
+          certificate.tbsView as BufferSource,
+          certificate.signatureValue,
+          issuer.subjectPublicKeyInfo,
+          certificate.signatureAlgorithm,
+        ).catch(() => {});
+      }
+    }
+  }
+
+  /**
+   * An RSA key handed to WebCrypto as the SPKI it is. pkijs's own import parses that SPKI again
+   * with asn1js and goes through JWK, which cost a third of a first-sight chain check. Only the
+   * case pkijs itself accepts for RSASSA-PKCS1-v1_5 (an rsaEncryption key) is taken; anything
+   * else, or a key WebCrypto refuses here, goes to pkijs as before.
+   */
+  private async importRsaDirectly(
+    publicKeyInfo: pkijs.PublicKeyInfo,
+    params: pkijs.CryptoEnginePublicKeyParams,
+  ): Promise<CryptoKey> {
+    const algorithm = params.algorithm.algorithm as RsaHashedImportParams;
+    if (algorithm.name !== 'RSASSA-PKCS1-v1_5' || publicKeyInfo.algorithm.algorithmId !== RSA_ENCRYPTION) {
+      throw new Error('not an rsaEncryption key for RSASSA-PKCS1-v1_5');
+    }
+    const spki = new Uint8Array(publicKeyInfo.toSchema().toBER(false));
+    return this.subtle.importKey('spki', spki, algorithm, false, ['verify']);
   }
 }
 
@@ -258,6 +326,7 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
     };
   }
 
+  engine.startChecks(chain, [...intermediates, ...candidates]);
   let lookups = 0;
   const validator = new pkijs.CertificateChainValidationEngine({
     trustedCerts: candidates,

@@ -64,6 +64,24 @@ interface PkiOutcome {
   merchant?: Merchant;
 }
 
+/** Why the request's signature does not hold, or undefined when it does. */
+async function signatureProblemOf(
+  subtle: SubtleCrypto,
+  leaf: ReturnType<CertificateCache['parse']>,
+  pkiType: PkiType,
+  signed: Uint8Array,
+  signature: Uint8Array,
+): Promise<string | undefined> {
+  try {
+    return (await verifyLeafSignature(subtle, leaf, pkiType, signed, signature))
+      ? undefined
+      : t('paySignatureMismatch');
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    return error.message;
+  }
+}
+
 async function checkPki(
   bytes: Uint8Array,
   pkiType: PkiType,
@@ -90,19 +108,14 @@ async function checkPki(
     throw error;
   }
 
+  // The request's signature and the chain are judged side by side: each waits on WebCrypto jobs
+  // that run off this thread, so overlapping them saves a round trip on first sight.
+  const [signatureProblem, chain] = await Promise.all([
+    signatureProblemOf(subtle, leaf, pkiType, signed, signature),
+    validateChain(ders, { roots: options.roots, now: options.now, subtle, certificates }),
+  ]);
   const reasons: string[] = [];
-  let signatureOk = false;
-  try {
-    signatureOk = await verifyLeafSignature(subtle, leaf, pkiType, signed, signature);
-    if (!signatureOk) {
-      reasons.push(t('paySignatureMismatch'));
-    }
-  } catch (error) {
-    if (!(error instanceof PaymentError)) throw error;
-    reasons.push(error.message);
-  }
-
-  const chain = await validateChain(ders, { roots: options.roots, now: options.now, subtle, certificates });
+  if (signatureProblem !== undefined) reasons.push(signatureProblem);
   if (!chain.ok) reasons.push(chain.reason);
   if (reasons.length > 0 || !chain.ok) return { reasons, warnings: [] };
 
