@@ -2,29 +2,16 @@
 // scripts reach extension pages in Chromium): a file pasted into the popup or the upload page before
 // its settings have loaded is uploaded, not dropped. Both used to ignore such a paste, so under load
 // a person's (or a test's) paste right after the page opened was silently lost.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testkit/server';
-import { type ExtensionBrowser, jobStates, launchExtension, serverSettings } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extensionWithServer, jobStates } from './harness';
 
 declare const chrome: any;
 
-let browser: ExtensionBrowser;
-let ref: TestServer;
-
-beforeAll(async () => {
-  ref = await startTestServer({ record: true });
-  browser = await launchExtension();
-  await browser.setSettings(serverSettings(ref.server, 'current'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await ref?.stop();
-});
+const started = extensionWithServer();
 
 beforeAll(async () => {
   // Holds every storage.local read of a page opened with #hold until the test lets them go.
-  await browser.ctx.addInitScript(() => {
+  await started.browser.ctx.addInitScript(() => {
     if (location.hash !== '#hold') return;
     const area = chrome.storage.local;
     const get = area.get.bind(area);
@@ -43,7 +30,7 @@ beforeAll(async () => {
 
 /** Pastes a file into a page whose settings are still held, then lets them load. */
 async function pasteEarly(path: string, name: string) {
-  const page = await browser.open(`${path}#hold`);
+  const page = await started.browser.open(`${path}#hold`);
   await expect.poll(() => page.evaluate(() => (window as any).heldReads)).toBeGreaterThan(0);
   expect(await page.locator('.drop').count()).toBe(0);
   await page.evaluate((n) => {
@@ -59,11 +46,11 @@ describe('a file pasted before the settings have loaded', () => {
   it('is uploaded by the popup', async () => {
     const popup = await pasteEarly('popup.html', 'early-paste.txt');
     await expect
-      .poll(async () => (await jobStates(browser)).find((j) => j.name === 'early-paste.txt')?.state, {
+      .poll(async () => (await jobStates(started.browser)).find((j) => j.name === 'early-paste.txt')?.state, {
         timeout: 60_000,
       })
       .toMatch(/done|failed/);
-    const job = (await jobStates(browser)).find((j) => j.name === 'early-paste.txt');
+    const job = (await jobStates(started.browser)).find((j) => j.name === 'early-paste.txt');
     expect(job.state, job.error).toBe('done');
     await popup.close();
   });

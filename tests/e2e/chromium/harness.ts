@@ -1,8 +1,11 @@
 // What the Chromium-only scenarios share, on Playwright's page API: the browser comes from the
 // testkit's launchExtension; the steps are the shared ones (../support) on a Playwright page.
 import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ExtensionBrowser } from '../../testkit/chromium';
+import { launchExtension } from '../../testkit/chromium';
+import { startTestServer, type TestServer } from '../../testkit/server';
+import { serverSettings } from '../../testkit/settings';
 import { ChromiumPage } from '../driver/chromium';
 import type { FileSpec } from '../driver/driver';
 import {
@@ -70,4 +73,32 @@ export function uploadThroughPage(browser: ExtensionBrowser, file: FileSpec): Pr
 /** Opens the viewer and types a link into it, as a person pasting one would. */
 export async function openInViewer(browser: ExtensionBrowser, link: string): Promise<Page> {
   return ((await openViewerOn(pagesOf(browser), link)) as ChromiumPage).page;
+}
+
+/**
+ * The usual start of a Chromium-only file: a recording test server and the extension set to upload
+ * to it (the current API), both started before the file's scenarios and stopped after them.
+ */
+export function extensionWithServer(): { readonly browser: ExtensionBrowser; readonly ref: TestServer } {
+  let browser: ExtensionBrowser | undefined;
+  let ref: TestServer | undefined;
+  beforeAll(async () => {
+    ref = await startTestServer({ record: true });
+    browser = await launchExtension();
+    await browser.setSettings(serverSettings(ref.server, 'current'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ref?.stop();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('The extension is used before the file’s scenarios started it.');
+      return browser;
+    },
+    get ref() {
+      if (!ref) throw new Error('The test server is used before the file’s scenarios started it.');
+      return ref;
+    },
+  };
 }

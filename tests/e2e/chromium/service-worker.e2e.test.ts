@@ -1,31 +1,18 @@
 // Chromium only: its service worker sleeps when idle and the offscreen document goes on (Firefox
 // keeps its background page alive, so there is no such case there). The worker is stopped here
 // through the DevTools protocol, as Chromium stops it when it idles.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testkit/server';
-import { type ExtensionBrowser, jobStates, launchExtension, serverSettings } from './harness';
+import { describe, expect, it } from 'vitest';
+import { extensionWithServer, jobStates } from './harness';
 
 declare const chrome: any;
 
-let browser: ExtensionBrowser;
-let ref: TestServer;
-
-beforeAll(async () => {
-  ref = await startTestServer({ record: true });
-  browser = await launchExtension();
-  await browser.setSettings(serverSettings(ref.server, 'current'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await ref?.stop();
-});
+const started = extensionWithServer();
 
 describe('work that outlives its page', () => {
   it('a popup upload finishes after the popup closes and the service worker is stopped', async () => {
     // The server answers one byte at a time, so the job is surely still running when the worker stops.
-    ref.server.setFault('drip', { once: true });
-    const popup = await browser.open('popup.html');
+    started.ref.server.setFault('drip', { once: true });
+    const popup = await started.browser.open('popup.html');
     const size = 16 * 1024 * 1024;
     await popup.evaluate((n) => {
       const bytes = new Uint8Array(n);
@@ -35,16 +22,18 @@ describe('work that outlives its page', () => {
       document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
     }, size);
     await expect
-      .poll(async () => (await jobStates(browser)).some((j) => j.name === 'outlives.bin'))
+      .poll(async () => (await jobStates(started.browser)).some((j) => j.name === 'outlives.bin'))
       .toBe(true);
     await popup.close();
 
     // Stop the service worker, as Chromium does when it idles; the offscreen document goes on,
     // and its next message wakes a new worker.
-    const page = await browser.open('uploads.html');
-    const cdp = await browser.ctx.newCDPSession(page);
+    const page = await started.browser.open('uploads.html');
+    const cdp = await started.browser.ctx.newCDPSession(page);
     const { targetInfos } = await cdp.send('Target.getTargets');
-    const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.includes(browser.extId))!;
+    const worker = targetInfos.find(
+      (t) => t.type === 'service_worker' && t.url.includes(started.browser.extId),
+    )!;
     expect((await cdp.send('Target.closeTarget', { targetId: worker.targetId })).success).toBe(true);
     const sessionJobs = async (): Promise<any[]> =>
       Object.values((await page.evaluate(() => chrome.storage.session.get('jobs'))).jobs ?? {});
@@ -54,7 +43,7 @@ describe('work that outlives its page', () => {
     const job = await find();
     expect(job.state, job.error).toBe('done');
     const fileName = new URL(job.link.split('#')[0]).pathname.split('/').pop()!;
-    expect((await ref.server.stored(fileName))?.contentLength).toBe(size);
+    expect((await started.ref.server.stored(fileName))?.contentLength).toBe(size);
     await page.close();
   });
 });
