@@ -15,6 +15,7 @@ import { proxyList } from './http/client';
 import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
 import { Limits } from './limits/limits';
+import { describeRoute, route } from './router';
 import { openDiskStorage } from './storage/disk';
 import { openS3Storage } from './storage/s3';
 import type { Storage } from './storage/types';
@@ -96,7 +97,8 @@ export async function startServer(
       if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
       else res.destroy();
     });
-    inFlight.set(handled, `${req.method} ${req.url?.split('?')[0]}`);
+    // Named by its route as in the access log, never by its URL (a deletion key is in the path).
+    inFlight.set(handled, `${req.method} ${describeRoute(route(req.method ?? 'GET', req.url ?? '/'))}`);
     void handled.finally(() => inFlight.delete(handled));
   };
 
