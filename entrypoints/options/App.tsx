@@ -15,7 +15,6 @@ import {
   serverOriginPatterns,
   tokenExposure,
 } from '../../lib/settings';
-import { withServerEdit } from '../../lib/settings/setup';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import type { ServerKind } from '../../lib/upload/server-kind';
 import { requestOrigins } from '../../platform/permissions';
@@ -90,7 +89,8 @@ export function App() {
       ...settings,
       profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, ...patch } : p)),
     });
-  const setServer = (patch: Partial<ServerSettings>) => setProfile(withServerEdit(profile, patch));
+  const setServer = (patch: Partial<ServerSettings>) =>
+    setProfile({ server: { ...profile.server, ...patch } });
   const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
   const exposure = tokenExposure(profile.server);
 

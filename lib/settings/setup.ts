@@ -69,13 +69,3 @@ export function withSetUpProfile(s: Settings, profile: Profile): Settings {
     untested >= 0 ? s.profiles.map((p, i) => (i === untested ? placed : p)) : [...s.profiles, placed];
   return { profiles, activeProfileId: placed.id };
 }
-
-/** The addresses a passed test vouches for: changing any of them calls for a new test. */
-const TESTED_FIELDS = ['variant', 'baseUrl', 'apiUrl', 'uploadUrl'] as const;
-
-/** The profile with its server edited; a test it passed stands only while its addresses are unchanged. */
-export function withServerEdit(profile: Profile, patch: Partial<ServerSettings>): Profile {
-  const server = { ...profile.server, ...patch };
-  const moved = TESTED_FIELDS.some((k) => server[k] !== profile.server[k]);
-  return moved ? { ...profile, server, passedTest: false } : { ...profile, server };
-}

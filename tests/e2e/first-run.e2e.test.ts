@@ -5,12 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openLink } from '../testkit/links';
-import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
-import { fillServer, showAdvanced } from './support/options';
+import { fillServer } from './support/options';
 import { serverForFile } from './support/servers';
 import { endedJob, giveToPopup } from './support/uploads';
 
@@ -121,21 +120,6 @@ describe('set up on the options page instead', () => {
       const popup = await d.open('popup.html');
       await popup.waitFor('.drop');
       expect(await popup.count('#setup-h')).toBe(0);
-      await popup.close();
-    });
-
-    it('a saved change of address calls for a new test: the popup asks again', async () => {
-      await d.setSettings(serverSettings(ref.server, 'current'));
-      const page = await d.open('options.html');
-      await page.waitFor('#name');
-      await showAdvanced(page);
-      // Another port on loopback (granted by the manifest), where nothing has been tested.
-      await page.fill('#apiUrl', 'http://127.0.0.1:9/api');
-      await page.click('#save');
-      await until(async () => (await page.text('#save ~ p')) === 'Saved.' || undefined, '"Saved."');
-      await page.close();
-      const popup = await d.open('popup.html');
-      await popup.waitFor('#setup-h');
       await popup.close();
     });
   });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, newProfile } from '../../lib/settings';
-import {
-  serverByHand,
-  serverFromInfo,
-  setUpProfile,
-  withServerEdit,
-  withSetUpProfile,
-} from '../../lib/settings/setup';
+import { serverByHand, serverFromInfo, setUpProfile, withSetUpProfile } from '../../lib/settings/setup';
 import { readServerInfo } from '../../lib/upload/server-info';
 
 const info = readServerInfo(
@@ -77,21 +71,5 @@ describe('the first run’s settings', () => {
     const added = withSetUpProfile({ profiles: [tested], activeProfileId: 'mine' }, p);
     expect(added.profiles.map((x) => x.id)).toEqual(['mine', 'new']);
     expect(added.activeProfileId).toBe('new');
-  });
-
-  it('a passed test stands while the addresses are unchanged, and not after one of them changes', () => {
-    const tested = setUpProfile('t', 'https://files.example', serverFromInfo(info, 'current'), info);
-    expect(withServerEdit(tested, { username: 'me', token: 'x' }).passedTest).toBe(true);
-    expect(withServerEdit(tested, { apiUrl: tested.server.apiUrl }).passedTest).toBe(true);
-    for (const patch of [
-      { apiUrl: 'https://elsewhere.example/api' },
-      { uploadUrl: 'https://elsewhere.example/u' },
-      { baseUrl: 'https://elsewhere.example' },
-      { variant: 'legacy' as const },
-    ]) {
-      const edited = withServerEdit(tested, patch);
-      expect(edited.passedTest, JSON.stringify(patch)).toBe(false);
-      expect(edited.server).toMatchObject(patch);
-    }
   });
 });
