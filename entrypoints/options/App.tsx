@@ -96,11 +96,9 @@ export function App() {
 
   function addProfile() {
     if (!settings) return;
-    const p = newProfile(crypto.randomUUID(), t('serverNumbered', settings.profiles.length + 1), {
-      baseUrl: 'https://',
-      apiUrl: 'https://',
-      uploadUrl: 'https://',
-    });
+    // Addresses start empty (the example is only a placeholder): a filled-in "https://" looked like
+    // a value, and a save then named it "not a web address" rather than missing.
+    const p = newProfile(crypto.randomUUID(), t('serverNumbered', settings.profiles.length + 1));
     setSettings({ ...settings, profiles: [...settings.profiles, p] });
     setEditing(p.id);
     setTestStatus(undefined);
@@ -239,6 +237,7 @@ export function App() {
                 id={f.key}
                 type="url"
                 value={profile.server[f.key]}
+                placeholder={t('welcomeAddressPlaceholder')}
                 onInput={(e) => setServer({ [f.key]: e.currentTarget.value.trim().replace(/\/+$/, '') })}
                 aria-describedby={`${f.key}-hint`}
               />

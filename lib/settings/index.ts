@@ -226,6 +226,7 @@ export function addressesOf(variant: Variant): ('baseUrl' | 'apiUrl' | 'uploadUr
 
 /** A server address must be an absolute http(s) URL; returns a sentence when it is not. */
 export function checkServerAddress(label: string, value: string): string | undefined {
+  if (!value.trim()) return t('addressEmpty', label);
   try {
     const u = new URL(value);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return t('addressNotHttp', label);

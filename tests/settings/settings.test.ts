@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
+  checkServerAddress,
   DEFAULT_SERVER,
   defaultSettings,
   MIGRATIONS,
@@ -90,6 +91,14 @@ describe('settings helpers', () => {
       'https://teknik.example/*',
       'https://u.teknik.example/*',
     ]);
+  });
+
+  it('names an empty address as empty, and a wrong one as not a web address', () => {
+    expect(checkServerAddress('API address', ' ')).toBe(
+      'API address is empty: enter the server’s address, for example https://files.example.org.',
+    );
+    expect(checkServerAddress('API address', 'https://')).toMatch(/^API address is not a web address/);
+    expect(checkServerAddress('API address', 'https://files.example.org/api')).toBeUndefined();
   });
 
   it('refuses a file over a known limit with a sentence', () => {
