@@ -14,6 +14,7 @@ import {
   type Settings,
   serverOriginPatterns,
   tokenExposure,
+  withServerChange,
 } from '../../lib/settings';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import type { ServerKind } from '../../lib/upload/server-kind';
@@ -89,8 +90,7 @@ export function App() {
       ...settings,
       profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, ...patch } : p)),
     });
-  const setServer = (patch: Partial<ServerSettings>) =>
-    setProfile({ server: { ...profile.server, ...patch } });
+  const setServer = (patch: Partial<ServerSettings>) => setProfile(withServerChange(profile, patch));
   const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
   const exposure = tokenExposure(profile.server);
 

@@ -120,6 +120,18 @@ export function needsSetup(s: Settings): boolean {
   return !activeProfile(s).passedTest;
 }
 
+/**
+ * `profile` with its server changed by `patch`. A passed test belongs to the addresses and variant
+ * it was made with: once one of them changes, the profile counts as not tested again.
+ */
+export function withServerChange(profile: Profile, patch: Partial<ServerSettings>): Profile {
+  const server = { ...profile.server, ...patch };
+  const moved = (['variant', 'baseUrl', 'apiUrl', 'uploadUrl'] as const).some(
+    (k) => server[k] !== profile.server[k],
+  );
+  return { ...profile, server, ...(moved ? { passedTest: false } : {}) };
+}
+
 /** Ordered migrations: key n turns version n-1 into version n. */
 export const MIGRATIONS: Record<number, (old: any) => any> = {
   2: (v1: Partial<SettingsV1> | Settings): Settings =>

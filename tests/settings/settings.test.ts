@@ -19,6 +19,7 @@ import {
   tooLargeSentence,
   uploadOptions,
   uploadTarget,
+  withServerChange,
 } from '../../lib/settings';
 import { fitsLimit } from '../../lib/upload/limit';
 
@@ -99,6 +100,16 @@ describe('settings helpers', () => {
     );
     expect(checkServerAddress('API address', 'https://')).toMatch(/^API address is not a web address/);
     expect(checkServerAddress('API address', 'https://files.example.org/api')).toBeUndefined();
+  });
+
+  it('a changed address or variant makes a tested profile untested; a changed account does not', () => {
+    const tested: Profile = { ...newProfile('a', 'A', { apiUrl: 'https://a/api' }), passedTest: true };
+    expect(withServerChange(tested, { username: 'me', token: 't' }).passedTest).toBe(true);
+    expect(withServerChange(tested, { apiUrl: 'https://a/api' }).passedTest).toBe(true);
+    const moved = withServerChange(tested, { apiUrl: 'https://b/api' });
+    expect(moved.server.apiUrl).toBe('https://b/api');
+    expect(moved.passedTest).toBe(false);
+    expect(withServerChange(tested, { variant: 'legacy' }).passedTest).toBe(false);
   });
 
   it('refuses a file over a known limit with a sentence', () => {
