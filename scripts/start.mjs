@@ -190,7 +190,13 @@ try {
   const where = places();
   const dataDir = process.env.DATA_DIR || where.server;
   const addresses = await startServer(dataDir);
-  if (headless) console.log('No display found (or HEADLESS=1): the browser runs headless; Ctrl+C stops it.');
+  // Said first, so that a person without a display knows what the addresses below are good for.
+  if (headless)
+    console.log(
+      `No display found (or HEADLESS=1): ${browserName} runs headless, with no window. That is for a program to drive it${
+        firefox ? '' : ' (the DevTools address below)'
+      }; to use Hushdrop yourself, run npm start where there is a display.`,
+    );
   if (asRoot && !firefox)
     console.log(
       'Running as root: Chromium starts only without its sandbox (--no-sandbox) then. Run npm start as an ordinary user to keep the sandbox.',
@@ -198,7 +204,7 @@ try {
   const pages = await (firefox ? openFirefox : openChromium)(where, addresses);
   console.log(`
 Hushdrop is running in ${browserName} (process ${pages.pid}).
-  upload page   ${pages.upload}${firefox || headless ? '' : ' (or the Hushdrop button in the toolbar)'}
+  upload page   ${pages.upload}${headless ? ' (these pages open only inside that browser)' : firefox ? '' : ' (or the Hushdrop button in the toolbar)'}
   settings      ${pages.options}
   server        ${addresses.apiUrl}
   kept in       ${where.home} (browser profile${dataDir === where.server ? ' and server data' : `; server data in ${dataDir}`})

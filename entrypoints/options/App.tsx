@@ -14,6 +14,7 @@ import {
   type Settings,
   serverOriginPatterns,
   tokenExposure,
+  withServerChange,
 } from '../../lib/settings';
 import { limitText, type SizeLimit } from '../../lib/upload/limit';
 import type { ServerKind } from '../../lib/upload/server-kind';
@@ -89,18 +90,15 @@ export function App() {
       ...settings,
       profiles: settings.profiles.map((p) => (p.id === profile.id ? { ...p, ...patch } : p)),
     });
-  const setServer = (patch: Partial<ServerSettings>) =>
-    setProfile({ server: { ...profile.server, ...patch } });
+  const setServer = (patch: Partial<ServerSettings>) => setProfile(withServerChange(profile, patch));
   const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
   const exposure = tokenExposure(profile.server);
 
   function addProfile() {
     if (!settings) return;
-    const p = newProfile(crypto.randomUUID(), t('serverNumbered', settings.profiles.length + 1), {
-      baseUrl: 'https://',
-      apiUrl: 'https://',
-      uploadUrl: 'https://',
-    });
+    // Addresses start empty (the example is only a placeholder): a filled-in "https://" looked like
+    // a value, and a save then named it "not a web address" rather than missing.
+    const p = newProfile(crypto.randomUUID(), t('serverNumbered', settings.profiles.length + 1));
     setSettings({ ...settings, profiles: [...settings.profiles, p] });
     setEditing(p.id);
     setTestStatus(undefined);
@@ -239,6 +237,7 @@ export function App() {
                 id={f.key}
                 type="url"
                 value={profile.server[f.key]}
+                placeholder={t('welcomeAddressPlaceholder')}
                 onInput={(e) => setServer({ [f.key]: e.currentTarget.value.trim().replace(/\/+$/, '') })}
                 aria-describedby={`${f.key}-hint`}
               />

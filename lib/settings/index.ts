@@ -120,6 +120,18 @@ export function needsSetup(s: Settings): boolean {
   return !activeProfile(s).passedTest;
 }
 
+/**
+ * `profile` with its server changed by `patch`. A passed test belongs to the addresses and variant
+ * it was made with: once one of them changes, the profile counts as not tested again.
+ */
+export function withServerChange(profile: Profile, patch: Partial<ServerSettings>): Profile {
+  const server = { ...profile.server, ...patch };
+  const moved = (['variant', 'baseUrl', 'apiUrl', 'uploadUrl'] as const).some(
+    (k) => server[k] !== profile.server[k],
+  );
+  return { ...profile, server, ...(moved ? { passedTest: false } : {}) };
+}
+
 /** Ordered migrations: key n turns version n-1 into version n. */
 export const MIGRATIONS: Record<number, (old: any) => any> = {
   2: (v1: Partial<SettingsV1> | Settings): Settings =>
@@ -226,6 +238,7 @@ export function addressesOf(variant: Variant): ('baseUrl' | 'apiUrl' | 'uploadUr
 
 /** A server address must be an absolute http(s) URL; returns a sentence when it is not. */
 export function checkServerAddress(label: string, value: string): string | undefined {
+  if (!value.trim()) return t('addressEmpty', label);
   try {
     const u = new URL(value);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return t('addressNotHttp', label);

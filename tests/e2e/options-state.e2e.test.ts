@@ -1,7 +1,9 @@
 // The options page says what state its form is in, in both browsers (issue 20, "options bugs"):
 // when the browser's own URL check blocks a save, the "Saved." of an earlier save does not stay
 // (it named a state that was no longer true, and a reload then dropped the edit in silence); and the
-// server used for uploads cannot be unticked while the list still names it as used for uploads.
+// server used for uploads cannot be unticked while the list still names it as used for uploads; and
+// a new server's addresses start empty rather than with "https://" filled in as a value; and a
+// passed test belongs to the addresses it was made with.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
@@ -45,6 +47,39 @@ forEachBrowser({}, (d) => {
       expect(await page.attribute('#active', 'disabled')).not.toBeNull();
       expect(await page.text({ css: '#editing option', hasText: 'used for uploads' })).toContain('Server 2');
       await page.close();
+    });
+
+    it('a new server starts with empty addresses (https:// only as a hint), and saving one empty names the field', async () => {
+      const page = await d.open('options.html');
+      await page.waitFor('#apiUrl');
+      await page.click('#add-profile');
+      for (const field of ['#apiUrl', '#uploadUrl']) {
+        expect(await page.inputValue(field)).toBe('');
+        expect(await page.attribute(field, 'placeholder')).toMatch(/^https:\/\//);
+      }
+      await page.click('#save');
+      await until(
+        async () =>
+          (await page.text(STATUS)).startsWith('Server 2: API address (current variant) is empty') ||
+          undefined,
+        'the empty address to be named',
+      );
+      await page.close();
+    });
+
+    it('a changed address is saved as not tested: the popup asks to set up a server again', async () => {
+      await d.setSettings(serverSettings(ref.server, 'current'));
+      const page = await d.open('options.html');
+      await page.waitFor('#apiUrl');
+      await page.fill('#apiUrl', 'http://127.0.0.1:9/api');
+      await page.click('#save');
+      await until(async () => (await page.text(STATUS)) === 'Saved.' || undefined, '"Saved."');
+      await page.close();
+      const stored = (await d.getStorage('settings')) as { profiles: { passedTest?: boolean }[] };
+      expect(stored.profiles[0]!.passedTest).not.toBe(true);
+      const popup = await d.open('popup.html');
+      await popup.waitFor('#setup-h');
+      await popup.close();
     });
   });
 });

@@ -198,6 +198,11 @@ it('twice in a row: an upload made in the first is still listed in the second; a
     expect(args.includes('--no-sandbox')).toBe(root);
     if (root) expect(first.run.out()).toMatch(/Running as root: Chromium starts only without its sandbox/);
     expect(first.run.out()).toContain(`kept in       ${home} (browser profile and server data)`);
+    // Headless (no display here) says what that is for, and that its pages open only in that browser.
+    expect(first.run.out()).toMatch(/runs headless, with no window\. That is for a program to drive it/);
+    expect(first.run.out()).toMatch(
+      /upload page {3}chrome-extension:\S+ \(these pages open only inside that browser\)/,
+    );
 
     const page = await first.ctx.newPage();
     await page.goto(first.upload);

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   activeProfile,
+  checkServerAddress,
   DEFAULT_SERVER,
   defaultSettings,
   MIGRATIONS,
@@ -18,6 +19,7 @@ import {
   tooLargeSentence,
   uploadOptions,
   uploadTarget,
+  withServerChange,
 } from '../../lib/settings';
 import { fitsLimit } from '../../lib/upload/limit';
 
@@ -90,6 +92,24 @@ describe('settings helpers', () => {
       'https://teknik.example/*',
       'https://u.teknik.example/*',
     ]);
+  });
+
+  it('names an empty address as empty, and a wrong one as not a web address', () => {
+    expect(checkServerAddress('API address', ' ')).toBe(
+      'API address is empty: enter the server’s address, for example https://files.example.org.',
+    );
+    expect(checkServerAddress('API address', 'https://')).toMatch(/^API address is not a web address/);
+    expect(checkServerAddress('API address', 'https://files.example.org/api')).toBeUndefined();
+  });
+
+  it('a changed address or variant makes a tested profile untested; a changed account does not', () => {
+    const tested: Profile = { ...newProfile('a', 'A', { apiUrl: 'https://a/api' }), passedTest: true };
+    expect(withServerChange(tested, { username: 'me', token: 't' }).passedTest).toBe(true);
+    expect(withServerChange(tested, { apiUrl: 'https://a/api' }).passedTest).toBe(true);
+    const moved = withServerChange(tested, { apiUrl: 'https://b/api' });
+    expect(moved.server.apiUrl).toBe('https://b/api');
+    expect(moved.passedTest).toBe(false);
+    expect(withServerChange(tested, { variant: 'legacy' }).passedTest).toBe(false);
   });
 
   it('refuses a file over a known limit with a sentence', () => {
