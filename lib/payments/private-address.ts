@@ -9,6 +9,7 @@
 const PRIVATE_V4: readonly (readonly [number, number, number])[] = [
   [0, 0, 255], // 0.0.0.0/8: "this host"; 0.0.0.0 reaches local services on Linux and macOS
   [10, 0, 255], // 10/8
+  [100, 64, 127], // 100.64/10: carrier-grade NAT, a provider's shared network
   [127, 0, 255], // 127/8 loopback
   [169, 254, 254], // 169.254/16 link-local
   [172, 16, 31], // 172.16/12
@@ -63,7 +64,10 @@ function isPrivateV6(groups: number[]): boolean {
   const zeroHead = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
   if (zeroHead && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // :: and ::1
   // IPv4-mapped (::ffff:a.b.c.d) and the old IPv4-compatible form (::a.b.c.d): judge the IPv4.
-  if (zeroHead && (g5 === 0xffff || g5 === 0)) return isPrivateV4([g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff]);
+  const v4 = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];
+  if (zeroHead && (g5 === 0xffff || g5 === 0)) return isPrivateV4(v4);
+  // 64:ff9b::/96, NAT64's well-known prefix: a gateway turns it into the IPv4 in its last 32 bits.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return isPrivateV4(v4);
   if ((g0 & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((g0 & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   return false;
@@ -71,8 +75,9 @@ function isPrivateV6(groups: number[]): boolean {
 
 /**
  * Whether a host (as `URL.hostname` gives it: lower case, IPv6 in brackets) is this machine or a
- * private or link-local network: loopback, 0.0.0.0/8, 10/8, 172.16/12, 192.168/16, 169.254/16,
- * ::, ::1, fc00::/7, fe80::/10, IPv4-mapped forms of those, `localhost` and `*.localhost`.
+ * private or link-local network: loopback, 0.0.0.0/8, 10/8, 100.64/10, 172.16/12, 192.168/16,
+ * 169.254/16, ::, ::1, fc00::/7, fe80::/10, IPv4-mapped and NAT64 (64:ff9b::/96) forms of those,
+ * `localhost` and `*.localhost`.
  * A DNS name is judged by its text only: the page cannot resolve names, see the README.
  */
 export function isPrivateHost(hostname: string): boolean {
