@@ -46,11 +46,17 @@ function kindSentence(kind: ServerKind | undefined, p: Profile): string | undefi
   return p.defaults.format === 'ece' ? t('testNotHushdropEce') : undefined;
 }
 
-function problemsOf(p: Profile): string | undefined {
-  if (!p.name.trim()) return t('serverNeedsName');
+/** What stops a profile from being saved or tested: a sentence, and the field (its id) to fix. */
+interface Problem {
+  text: string;
+  field: string;
+}
+
+function problemsOf(p: Profile): Problem | undefined {
+  if (!p.name.trim()) return { text: t('serverNeedsName'), field: 'name' };
   for (const f of ADDRESS_FIELDS.filter((a) => addressesOf(p.server.variant).includes(a.key))) {
     const problem = checkServerAddress(`${p.name}: ${t(f.label)}`, p.server[f.key]);
-    if (problem) return problem;
+    if (problem) return { text: problem, field: f.key };
   }
   return undefined;
 }
@@ -63,6 +69,8 @@ export function App() {
   const [testedKind, setTestedKind] = useState<ServerKind>();
   // Changed since loaded or saved: a "Saved." from before no longer stands, and leaving asks first.
   const [dirty, setDirty] = useState(false);
+  /** The field the last save or test found a problem in (its id), marked until the next edit. */
+  const [invalid, setInvalid] = useState<string>();
 
   useEffect(() => {
     loadSettings().then((s) => {
@@ -82,6 +90,7 @@ export function App() {
   /** Every edit goes through here. */
   const setSettings = (next: Settings) => {
     storeSettings(next);
+    setInvalid(undefined);
     setDirty(true);
     setStatus({ kind: 'ok', text: t('unsavedChanges') });
   };
@@ -93,6 +102,13 @@ export function App() {
   const setServer = (patch: Partial<ServerSettings>) => setProfile(withServerChange(profile, patch));
   const choices: UploadChoices = { ...profile.defaults, variant: profile.server.variant };
   const exposure = tokenExposure(profile.server);
+
+  /** Shows the profile with the problem and moves focus to the field to fix. */
+  function showProblem(profileId: string, problem: Problem) {
+    setEditing(profileId);
+    setInvalid(problem.field);
+    requestAnimationFrame(() => document.getElementById(problem.field)?.focus());
+  }
 
   function addProfile() {
     if (!settings) return;
@@ -117,8 +133,12 @@ export function App() {
   async function save(e: Event) {
     e.preventDefault();
     if (!settings) return;
-    const problem = settings.profiles.map(problemsOf).find(Boolean);
-    if (problem) return setStatus({ kind: 'error', text: problem });
+    const at = settings.profiles.findIndex((p) => problemsOf(p));
+    if (at >= 0) {
+      const problem = problemsOf(settings.profiles[at]!)!;
+      setStatus({ kind: 'error', text: t('notSaved', problem.text) });
+      return showProblem(settings.profiles[at]!.id, problem);
+    }
     // Asked here, inside the click, because browsers only show the prompt for a user action.
     const granted = await requestOrigins(
       settings.profiles.flatMap((p) => serverOriginPatterns(p.server)),
@@ -130,7 +150,10 @@ export function App() {
 
   async function runTest() {
     const problem = problemsOf(profile!);
-    if (problem) return setTestStatus({ kind: 'error', text: problem });
+    if (problem) {
+      setTestStatus({ kind: 'error', text: problem.text });
+      return showProblem(profile!.id, problem);
+    }
     setTestStatus({ kind: 'ok', text: t('testing'), busy: true });
     setTestedKind(undefined);
     const granted = await requestOrigins(serverOriginPatterns(profile!.server)).catch(() => false);
@@ -158,16 +181,8 @@ export function App() {
         {t('optionsLead')} · <a href="/upload.html">{t('navUpload')}</a> ·{' '}
         <a href="/uploads.html">{t('uploadsList')}</a>
       </p>
-      <form
-        onSubmit={save}
-        // The browser's own check (an address that is no URL) blocks the submit before save runs:
-        // say which field, instead of leaving an older "Saved." in place.
-        onInvalidCapture={(e) => {
-          const field = e.target as HTMLInputElement;
-          const label = field.labels?.[0]?.textContent ?? field.name;
-          setStatus({ kind: 'error', text: t('notSavedField', label, field.validationMessage) });
-        }}
-      >
+      {/* Our own checks, in the person's language and naming the field, instead of the browser's. */}
+      <form onSubmit={save} noValidate>
         <section class="card" aria-labelledby="profiles-h">
           <h2 id="profiles-h">{t('servers')}</h2>
           <div class="row">
@@ -227,6 +242,7 @@ export function App() {
             id="name"
             type="text"
             value={profile.name}
+            aria-invalid={invalid === 'name' || undefined}
             onInput={(e) => setProfile({ name: e.currentTarget.value })}
           />
           <VariantField value={profile.server.variant} onChange={(variant) => setServer({ variant })} />
@@ -240,6 +256,7 @@ export function App() {
                 placeholder={t('welcomeAddressPlaceholder')}
                 onInput={(e) => setServer({ [f.key]: e.currentTarget.value.trim().replace(/\/+$/, '') })}
                 aria-describedby={`${f.key}-hint`}
+                aria-invalid={invalid === f.key || undefined}
               />
               <p id={`${f.key}-hint`} class="small muted">
                 {t(f.hint)}

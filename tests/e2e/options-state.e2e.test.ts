@@ -1,9 +1,10 @@
 // The options page says what state its form is in, in both browsers (issue 20, "options bugs"):
-// when the browser's own URL check blocks a save, the "Saved." of an earlier save does not stay
+// when a save is refused (an address that is no URL), the "Saved." of an earlier save does not stay
 // (it named a state that was no longer true, and a reload then dropped the edit in silence); and the
 // server used for uploads cannot be unticked while the list still names it as used for uploads; and
 // a new server's addresses start empty rather than with "https://" filled in as a value; and a
-// passed test belongs to the addresses it was made with.
+// passed test belongs to the addresses it was made with; and problems are said in our own words,
+// with focus on the field; and leaving with unsaved changes asks first.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
@@ -17,7 +18,7 @@ forEachBrowser({}, (d) => {
   beforeAll(() => d.setSettings(serverSettings(ref.server, 'current')));
 
   describe('the options form', () => {
-    it('a save the browser blocks replaces "Saved." with the field and the reason', async () => {
+    it('a save with an address that is no URL replaces "Saved." with our own sentence naming the field, which gets focus', async () => {
       const page = await d.open('options.html');
       await page.waitFor('#apiUrl');
       await page.click('#save');
@@ -27,9 +28,14 @@ forEachBrowser({}, (d) => {
       expect(await page.text(STATUS)).toBe('Unsaved changes.');
       await page.click('#save');
       await until(
-        async () => (await page.text(STATUS)).startsWith('Not saved: API address') || undefined,
-        'the blocked save to be said',
+        async () =>
+          /^Not saved: .*API address.* is not a web address \(for example https:/.test(
+            await page.text(STATUS),
+          ) || undefined,
+        'the blocked save to be said in our words',
       );
+      expect(await page.attribute('#apiUrl', 'aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('apiUrl');
       // Nothing reached the stored settings.
       const stored = (await d.getStorage('settings')) as { profiles: { server: { apiUrl: string } }[] };
       expect(stored.profiles[0]!.server.apiUrl).toBe(ref.server.apiUrl);
@@ -60,8 +66,9 @@ forEachBrowser({}, (d) => {
       await page.click('#save');
       await until(
         async () =>
-          (await page.text(STATUS)).startsWith('Server 2: API address (current variant) is empty') ||
-          undefined,
+          (await page.text(STATUS)).startsWith(
+            'Not saved: Server 2: API address (current variant) is empty',
+          ) || undefined,
         'the empty address to be named',
       );
       await page.close();
@@ -80,6 +87,27 @@ forEachBrowser({}, (d) => {
       const popup = await d.open('popup.html');
       await popup.waitFor('#setup-h');
       await popup.close();
+    });
+
+    it('leaving with unsaved changes asks first; after a save it does not', async () => {
+      await d.setSettings(serverSettings(ref.server, 'current'));
+      const page = await d.open('options.html');
+      await page.waitFor('#name');
+      // The page's own beforeunload handler is what makes the browser ask: a cancelable event
+      // dispatched here is cancelled by it exactly when the browser would ask.
+      const asks = () =>
+        page.evaluate(() => {
+          const e = new Event('beforeunload', { cancelable: true });
+          dispatchEvent(e);
+          return e.defaultPrevented;
+        });
+      expect(await asks()).toBe(false);
+      await page.fill('#name', 'Renamed');
+      await until(async () => (await asks()) || undefined, 'the unsaved-changes warning');
+      await page.click('#save');
+      await until(async () => (await page.text(STATUS)) === 'Saved.' || undefined, '"Saved."');
+      await until(async () => ((await asks()) ? undefined : true), 'no warning after the save');
+      await page.close();
     });
   });
 });
