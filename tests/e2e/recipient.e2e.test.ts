@@ -152,19 +152,34 @@ forEachBrowser({ plain: true }, (d) => {
   });
 });
 
+/**
+ * Every form a link's key could be sent in: its text, and its bytes raw, as hex and as base64. For
+ * an authenticated link (`ece1.<secret>`) the secret alone too, as text and as the 16 bytes it
+ * decodes to: a page that sent only those would not contain the fragment's own text.
+ */
+function keyForms(fragment: string): Buffer[] {
+  const bytes = [Buffer.from(fragment, 'utf8')];
+  if (fragment.startsWith('ece1.')) {
+    const secret = fragment.slice('ece1.'.length);
+    bytes.push(Buffer.from(secret, 'utf8'), Buffer.from(secret, 'base64url'));
+  }
+  return bytes.flatMap((b) => [
+    b,
+    ...[b.toString('hex'), b.toString('base64'), b.toString('base64url')].map((t) => Buffer.from(t)),
+  ]);
+}
+
 describe('what the server received', () => {
-  it('no request held a key: not as text, hex or base64', () => {
+  it('no request held a key: not as text, hex or base64, nor an authenticated link’s secret alone', () => {
     const keys = Object.values(uploads).map((u) => u.link.split('#')[1]!);
     const pagesAndBytes = ref.server.requests.filter((r) =>
       /\/_hushdrop\/(recipient\.js|sw\.js|file\/)/.test(r.url),
     );
     // The search covered the recipients' requests: script, worker and byte requests of every opening.
     expect(pagesAndBytes.length).toBeGreaterThanOrEqual(4 * BROWSERS.length);
-    for (const key of keys) {
-      const bytes = Buffer.from(key, 'utf8');
-      for (const form of [key, bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')])
-        expect(findInRecorded(ref.server, Buffer.from(form)), form).toEqual([]);
-    }
+    for (const key of keys)
+      for (const form of keyForms(key))
+        expect(findInRecorded(ref.server, form), form.toString('hex')).toEqual([]);
     // The search finds what is there: each upload's file name was sent, in its form.
     expect(findInRecorded(ref.server, Buffer.from('once-')).length).toBeGreaterThan(0);
   });
