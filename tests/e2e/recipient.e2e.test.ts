@@ -68,6 +68,23 @@ async function save(d: Driver, page: DriverPage): Promise<{ bytes: Buffer; name:
   return { bytes: readFileSync(saved.path), name: saved.fileName };
 }
 
+/**
+ * From now on, keeps each text the page's status line shows, in order, on the page's root element
+ * (the DOM is shared by every way a driver runs a script, page globals are not).
+ */
+const watchStatus = (page: DriverPage) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    root.dataset.statusTexts = '[]';
+    new MutationObserver(() => {
+      const text = document.querySelector('[role="status"]')?.textContent ?? '';
+      const seen = JSON.parse(root.dataset.statusTexts!) as string[];
+      if (text && seen.at(-1) !== text) root.dataset.statusTexts = JSON.stringify([...seen, text]);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+const statusTexts = async (page: DriverPage) =>
+  JSON.parse((await page.attribute('html', 'data-status-texts')) ?? '[]') as string[];
+
 const workers = (page: DriverPage) =>
   page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length));
 
@@ -76,10 +93,16 @@ forEachBrowser({ plain: true }, (d) => {
     it(`the ${variant} link saves the original file, with its name`, async () => {
       const { link, original, name } = uploads[variant];
       const page = await d.openUrl(link);
+      await page.waitFor('#download', { visible: true });
+      await watchStatus(page);
       const saved = await save(d, page);
       expect(saved.name).toBe(name);
       expect(saved.bytes.equals(original)).toBe(true);
       expect(await page.text('main')).toContain(`Done: “${name}” is in your downloads.`);
+      // The download showed its progress on the way: a count of this file's size that went up.
+      const progress = (await statusTexts(page)).filter((t) => t.startsWith('Decrypting: '));
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.every((t) => t.endsWith(' of 3 MiB'))).toBe(true);
       // It went through the service worker, not the in-memory way.
       expect(await workers(page)).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
