@@ -20,6 +20,9 @@ function amountOf(entry: PaymentEntry): string {
   try {
     if (entry.amount)
       return formatAmountForPeople({ value: BigInt(entry.amount.value), unit: entry.amount.unit });
+    // A link, invoice or LNURL without an amount leaves it to the payer, as its page says; its
+    // totalSat is only a placeholder 0.
+    if (entry.kind && entry.kind !== 'bip70') return t('payYouChoose');
     return btc(BigInt(entry.totalSat));
   } catch {
     return btc(0n);

@@ -79,10 +79,21 @@ export function replyNotFound(reply: Reply): void {
   );
 }
 
+/** A wait as a person reads it: seconds up to two minutes, minutes up to two hours, then hours (rounded up). */
+function waitInWords(seconds: number): string {
+  const [count, unit] =
+    seconds < 120
+      ? [seconds, 'second']
+      : seconds < 7200
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
 /** 429 with Retry-After in whole seconds (at least 1), and a sentence saying when to try again. */
 export function replyTooMany(reply: Reply, message: string, retryAfterMs: number): void {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  replyAppError(reply, `${message} Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, 429, {
+  replyAppError(reply, `${message} Try again in ${waitInWords(seconds)}.`, 429, {
     'Retry-After': String(seconds),
   });
 }

@@ -68,6 +68,23 @@ async function save(d: Driver, page: DriverPage): Promise<{ bytes: Buffer; name:
   return { bytes: readFileSync(saved.path), name: saved.fileName };
 }
 
+/**
+ * From now on, keeps each text the page's status line shows, in order, on the page's root element
+ * (the DOM is shared by every way a driver runs a script, page globals are not).
+ */
+const watchStatus = (page: DriverPage) =>
+  page.evaluate(() => {
+    const root = document.documentElement;
+    root.dataset.statusTexts = '[]';
+    new MutationObserver(() => {
+      const text = document.querySelector('[role="status"]')?.textContent ?? '';
+      const seen = JSON.parse(root.dataset.statusTexts!) as string[];
+      if (text && seen.at(-1) !== text) root.dataset.statusTexts = JSON.stringify([...seen, text]);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+const statusTexts = async (page: DriverPage) =>
+  JSON.parse((await page.attribute('html', 'data-status-texts')) ?? '[]') as string[];
+
 const workers = (page: DriverPage) =>
   page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length));
 
@@ -76,10 +93,16 @@ forEachBrowser({ plain: true }, (d) => {
     it(`the ${variant} link saves the original file, with its name`, async () => {
       const { link, original, name } = uploads[variant];
       const page = await d.openUrl(link);
+      await page.waitFor('#download', { visible: true });
+      await watchStatus(page);
       const saved = await save(d, page);
       expect(saved.name).toBe(name);
       expect(saved.bytes.equals(original)).toBe(true);
       expect(await page.text('main')).toContain(`Done: “${name}” is in your downloads.`);
+      // The download showed its progress on the way: a count of this file's size that went up.
+      const progress = (await statusTexts(page)).filter((t) => t.startsWith('Decrypting: '));
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.every((t) => t.endsWith(' of 3 MiB'))).toBe(true);
       // It went through the service worker, not the in-memory way.
       expect(await workers(page)).toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
@@ -152,19 +175,34 @@ forEachBrowser({ plain: true }, (d) => {
   });
 });
 
+/**
+ * Every form a link's key could be sent in: its text, and its bytes raw, as hex and as base64. For
+ * an authenticated link (`ece1.<secret>`) the secret alone too, as text and as the 16 bytes it
+ * decodes to: a page that sent only those would not contain the fragment's own text.
+ */
+function keyForms(fragment: string): Buffer[] {
+  const bytes = [Buffer.from(fragment, 'utf8')];
+  if (fragment.startsWith('ece1.')) {
+    const secret = fragment.slice('ece1.'.length);
+    bytes.push(Buffer.from(secret, 'utf8'), Buffer.from(secret, 'base64url'));
+  }
+  return bytes.flatMap((b) => [
+    b,
+    ...[b.toString('hex'), b.toString('base64'), b.toString('base64url')].map((t) => Buffer.from(t)),
+  ]);
+}
+
 describe('what the server received', () => {
-  it('no request held a key: not as text, hex or base64', () => {
+  it('no request held a key: not as text, hex or base64, nor an authenticated link’s secret alone', () => {
     const keys = Object.values(uploads).map((u) => u.link.split('#')[1]!);
     const pagesAndBytes = ref.server.requests.filter((r) =>
       /\/_hushdrop\/(recipient\.js|sw\.js|file\/)/.test(r.url),
     );
     // The search covered the recipients' requests: script, worker and byte requests of every opening.
     expect(pagesAndBytes.length).toBeGreaterThanOrEqual(4 * BROWSERS.length);
-    for (const key of keys) {
-      const bytes = Buffer.from(key, 'utf8');
-      for (const form of [key, bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')])
-        expect(findInRecorded(ref.server, Buffer.from(form)), form).toEqual([]);
-    }
+    for (const key of keys)
+      for (const form of keyForms(key))
+        expect(findInRecorded(ref.server, form), form.toString('hex')).toEqual([]);
     // The search finds what is there: each upload's file name was sent, in its form.
     expect(findInRecorded(ref.server, Buffer.from('once-')).length).toBeGreaterThan(0);
   });

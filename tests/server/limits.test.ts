@@ -82,6 +82,8 @@ describe('upload quotas', () => {
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(3000);
     expect(third.json.error.message).toMatch(/^Too many uploads from your address this hour\./);
+    // A wait of an hour or a day is said in minutes or hours, not in thousands of seconds.
+    expect(third.json.error.message).toMatch(/ Try again in (59|60) minutes\.$/);
 
     const b = from('192.0.2.2');
     const big = form({ encrypt: 'false', file: { bytes: randomBytesOf(80_000), name: 'b.bin' } });
@@ -97,6 +99,7 @@ describe('upload quotas', () => {
     );
     // The quota frees up as the day's first upload ages out: about a day from now.
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(86_000);
+    expect(over.json.error.message).toMatch(/ Try again in 24 hours\.$/);
     const files = await storedFiles(t.server);
     expect(files).toHaveLength(3);
   });
