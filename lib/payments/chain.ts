@@ -7,6 +7,7 @@ import { PaymentError } from './errors';
 import { MAX_CERTIFICATES } from './limits';
 import { getOrAdd, keepPromise } from './memo';
 import type { RootStore } from './roots';
+import { importRsaPublicKey } from './rsa-key';
 
 /**
  * Certificate chain validation for x509 payment requests (notes/bip70.md §3). pki_data lists the
@@ -19,7 +20,8 @@ import type { RootStore } from './roots';
  * Speed (notes in bench/README.md, row e2): certificates are parsed once (a cache, injectable),
  * the root store is indexed once by subject and by DER, so candidate issuers are looked up rather
  * than compared with every root, and imported public keys are kept per certificate. On first
- * sight (issue 21) keys go to WebCrypto as SPKI and the chain's signature checks start together.
+ * sight (issue 21) keys are imported from the parsed key (rsa-key.ts) and the chain's signature
+ * checks start together.
  * Every check is still made by pkijs on every call.
  */
 
@@ -195,21 +197,19 @@ class KeyCachingEngine extends pkijs.CryptoEngine {
   }
 
   /**
-   * An RSA key handed to WebCrypto as the SPKI it is. pkijs's own import parses that SPKI again
-   * with asn1js and goes through JWK, which cost a third of a first-sight chain check. Only the
-   * case pkijs itself accepts for RSASSA-PKCS1-v1_5 (an rsaEncryption key) is taken; anything
-   * else, or a key WebCrypto refuses here, goes to pkijs as before.
+   * An rsaEncryption key for RSASSA-PKCS1-v1_5 (the case pkijs itself handles that way) imported
+   * from the key pkijs already parsed (rsa-key.ts): pkijs's own import re-encodes the SPKI and
+   * parses it again first. Anything else, or a key WebCrypto refuses here, goes to pkijs as before.
    */
-  private async importRsaDirectly(
+  private importRsaDirectly(
     publicKeyInfo: pkijs.PublicKeyInfo,
     params: pkijs.CryptoEnginePublicKeyParams,
   ): Promise<CryptoKey> {
     const algorithm = params.algorithm.algorithm as RsaHashedImportParams;
     if (algorithm.name !== 'RSASSA-PKCS1-v1_5' || publicKeyInfo.algorithm.algorithmId !== RSA_ENCRYPTION) {
-      throw new Error('not an rsaEncryption key for RSASSA-PKCS1-v1_5');
+      return Promise.reject(new Error('not an rsaEncryption key for RSASSA-PKCS1-v1_5'));
     }
-    const spki = new Uint8Array(publicKeyInfo.toSchema().toBER(false));
-    return this.subtle.importKey('spki', spki, algorithm, false, ['verify']);
+    return importRsaPublicKey(this.subtle, publicKeyInfo, algorithm);
   }
 }
 

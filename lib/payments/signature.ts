@@ -1,8 +1,8 @@
 import type * as pkijs from 'pkijs';
 import { t } from '../i18n';
-import { spkiOf } from './certificates';
 import { PaymentError } from './errors';
 import { getOrAdd, keepPromise } from './memo';
+import { importRsaPublicKey } from './rsa-key';
 import { WIRE_BYTES, walkFields } from './wire';
 
 /**
@@ -92,7 +92,10 @@ export async function verifyRsaSignature(
 /** Imported leaf keys per certificate object: a cached certificate is the same object next time. */
 const leafKeys = new WeakMap<SubtleCrypto, WeakMap<pkijs.Certificate, Map<PkiType, Promise<CryptoKey>>>>();
 
-/** verifyRsaSignature with the key of `leaf`, imported once per certificate and hash. */
+/**
+ * verifyRsaSignature with the key of `leaf`, imported once per certificate and hash from the key
+ * pkijs parsed (rsa-key.ts: cheaper than an SPKI import, with the SPKI import as the fallback).
+ */
 export async function verifyLeafSignature(
   subtle: SubtleCrypto,
   leaf: pkijs.Certificate,
@@ -105,6 +108,13 @@ export async function verifyLeafSignature(
     leaf,
     () => new Map(),
   );
-  const key = keepPromise(forLeaf, pkiType, () => importRsaKey(subtle, spkiOf(leaf), pkiType));
+  const key = keepPromise(forLeaf, pkiType, () =>
+    importRsaPublicKey(subtle, leaf.subjectPublicKeyInfo, {
+      name: 'RSASSA-PKCS1-v1_5',
+      hash: hashFor(pkiType),
+    }).catch((error: unknown) => {
+      throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
+    }),
+  );
   return verifyWith(subtle, await key, signedBytes, signature);
 }

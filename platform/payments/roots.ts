@@ -31,14 +31,29 @@ export async function loadExtraRoots(): Promise<string[]> {
   return Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
 }
 
-/** The bundled Mozilla roots plus the person's own. */
+/**
+ * The last store handed out, under the exact list of extra roots it was made from. Every payment
+ * request asks for the store, and the chain check indexes a store the first time it sees it
+ * (lib/payments/chain.ts: each root re-encoded and its name prepared, tens of milliseconds for
+ * Mozilla's list): a new object per request redid that, and re-parsed the extra roots, each time.
+ */
+let lastStore: { list: string; store: RootStore } | undefined;
+
+/** The bundled Mozilla roots plus the person's own; the same object until that list changes. */
 export async function paymentRootStore(): Promise<RootStore> {
-  const bundled = bundledRootStore();
-  const extra = rootStoreFromBase64(await loadExtraRoots());
-  return {
-    certificates: [...bundled.certificates, ...extra.certificates],
-    skipped: bundled.skipped + extra.skipped,
-  };
+  const extraRoots = await loadExtraRoots();
+  // The whole list as the key: a root added, removed or replaced makes a new store.
+  const list = JSON.stringify(extraRoots);
+  if (lastStore?.list !== list) {
+    const bundled = bundledRootStore();
+    const extra = rootStoreFromBase64(extraRoots);
+    const store = {
+      certificates: [...bundled.certificates, ...extra.certificates],
+      skipped: bundled.skipped + extra.skipped,
+    };
+    lastStore = { list, store };
+  }
+  return lastStore.store;
 }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;

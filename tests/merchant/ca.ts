@@ -36,6 +36,8 @@ export interface IssueOptions {
   /** Name constraints of a CA: the DNS subtrees it may vouch for, and those it may not. */
   permittedDns?: string[];
   excludedDns?: string[];
+  /** A public key to certify instead of the RSA one made for it (e.g. an EC key). */
+  publicKey?: CryptoKey;
 }
 
 const subtle = globalThis.crypto.subtle;
@@ -154,7 +156,7 @@ export async function issue(issuer: Identity | null, options: IssueOptions): Pro
     );
   }
   certificate.extensions = extensions;
-  await certificate.subjectPublicKeyInfo.importKey(keys.publicKey, engine);
+  await certificate.subjectPublicKeyInfo.importKey(options.publicKey ?? keys.publicKey, engine);
   const signer = issuer ? await rebind(issuer.keys.privateKey, hash) : keys.privateKey;
   await certificate.sign(signer, hash, engine);
   const der = new Uint8Array(certificate.toSchema(true).toBER(false));
