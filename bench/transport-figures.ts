@@ -1,44 +1,13 @@
-// Row l's view of the figures that choose an encrypted upload's way (lib/upload/transport-choice.ts),
-// read and written in the extension's IndexedDB from one of its pages, as
-// platform/storage/transport-figures.ts keeps them: to start each link from none, to know what the
-// warm-up uploads taught, and to send one upload the other way and then put the figures back.
+// Row l's use of the figures that choose an encrypted upload's way (lib/upload/transport-choice.ts),
+// read and written from one of the extension's pages (tests/testkit/transport-figures.ts): to start
+// each link from none, to know what the warm-up uploads taught, and to send one upload the other
+// way and then put the figures back.
 import type { Page } from 'playwright-core';
-import { NO_FIGURES, normalizeFigures, type TransportFigures, type UploadWay } from '../lib/upload';
-import {
-  FIGURES_DB,
-  FIGURES_DB_VERSION,
-  FIGURES_KEY,
-  FIGURES_STORE,
-} from '../platform/storage/transport-figures';
+import { NO_FIGURES, type TransportFigures, type UploadWay } from '../lib/upload';
+import { readTransportFigures as readFigures } from '../tests/testkit/transport-figures';
 
-const db = { name: FIGURES_DB, version: FIGURES_DB_VERSION, store: FIGURES_STORE, key: FIGURES_KEY };
-
-/** Runs one request on the figures' store from `page` (an extension page): a read, or a put of `put`. */
-function onStore(page: Page, put?: TransportFigures): Promise<unknown> {
-  return page.evaluate(
-    ({ db: { name, version, store, key }, put }) =>
-      new Promise((resolve, reject) => {
-        const open = indexedDB.open(name, version);
-        open.onupgradeneeded = () => open.result.createObjectStore(store);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction(store, put ? 'readwrite' : 'readonly');
-          const request = put ? tx.objectStore(store).put(put, key) : tx.objectStore(store).get(key);
-          tx.oncomplete = () => {
-            open.result.close();
-            resolve(put ? undefined : request.result);
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-    { db, put },
-  );
-}
-
-export const readFigures = async (page: Page) => normalizeFigures(await onStore(page));
-export const writeFigures = async (page: Page, figures: TransportFigures) => {
-  await onStore(page, figures);
-};
+export { writeTransportFigures as writeFigures } from '../tests/testkit/transport-figures';
+export { readFigures };
 
 /** Samples the figures hold for `origin` (each finished upload there adds one, just after it ends). */
 export function samplesFor(figures: TransportFigures, origin: string): number {

@@ -11,16 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransportFigures } from '../../../lib/upload';
-import {
-  FIGURES_DB,
-  FIGURES_DB_VERSION,
-  FIGURES_KEY,
-  FIGURES_STORE,
-} from '../../../platform/storage/transport-figures';
 import { MIB, writeRandomFile } from '../../testkit/files';
 import { decryptedHash } from '../../testkit/links';
 import { type ReferenceServer, startServer } from '../../testkit/server';
+import { storedTransportFigures, writeTransportFigures } from '../../testkit/transport-figures';
 import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
 import { openUploadPage } from './large-files';
 
@@ -41,51 +35,6 @@ afterAll(async () => {
   await h2?.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-
-const db = { name: FIGURES_DB, version: FIGURES_DB_VERSION, store: FIGURES_STORE, key: FIGURES_KEY };
-
-/** The stored figures as the extension's pages see them (undefined when none were written). */
-function readFigures(page: Page): Promise<TransportFigures | undefined> {
-  return page.evaluate(
-    ({ name, version, store, key }) =>
-      new Promise<TransportFigures | undefined>((resolve, reject) => {
-        const open = indexedDB.open(name, version);
-        open.onupgradeneeded = () => open.result.createObjectStore(store);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction(store).objectStore(store).get(key);
-          get.onsuccess = () => {
-            open.result.close();
-            resolve(get.result);
-          };
-          get.onerror = () => reject(get.error);
-        };
-      }),
-    db,
-  );
-}
-
-/** Puts `figures` in place of the stored ones, as earlier uploads would have left them. */
-function writeFigures(page: Page, figures: TransportFigures): Promise<void> {
-  return page.evaluate(
-    ({ db: { name, version, store, key }, figures }) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open(name, version);
-        open.onupgradeneeded = () => open.result.createObjectStore(store);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const tx = open.result.transaction(store, 'readwrite');
-          tx.objectStore(store).put(figures, key);
-          tx.oncomplete = () => {
-            open.result.close();
-            resolve();
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-    { db, figures },
-  );
-}
 
 /** Uploads the file at `path`; returns the request the server recorded for it, and the stored copy. */
 async function upload(page: Page, path: string) {
@@ -113,7 +62,7 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
     const original = await writeRandomFile(path, 12 * MIB + 1);
     const { page, workers } = await openUploadPage(browser, serverSettings(h2, 'current'));
     try {
-      expect(await readFigures(page)).toBeUndefined();
+      expect(await storedTransportFigures(page)).toBeUndefined();
       const { request, stored, key } = await upload(page, path);
       expect(request.httpVersion).toBe('2.0');
       // A streamed body: no declared length, no worker.
@@ -121,8 +70,10 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
       expect(encryptWorkers(workers)).toBe(0);
       expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       // The rate is written once the upload has ended.
-      await expect.poll(async () => (await readFigures(page))?.origins[origin]?.stream?.samples).toBe(1);
-      const figures = (await readFigures(page))!;
+      await expect
+        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.stream?.samples)
+        .toBe(1);
+      const figures = (await storedTransportFigures(page))!;
       expect(Object.keys(figures.origins)).toEqual([origin]);
       expect(JSON.stringify(figures)).not.toContain('/api');
       expect(figures.origins[origin]!.stream!.rate).toBeGreaterThan(0);
@@ -139,7 +90,7 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
     const figure = (mibps: number) => ({ rate: mibps * MIB, samples: 3, at: Date.now() });
     // A stream held at 27 MiB/s, a link that takes a file at 110 and encryption at 500 (row l's
     // picture of a fast link): 1/500 + 1/110 per MiB the disk way against 1/27 streamed.
-    await writeFigures(page, {
+    await writeTransportFigures(page, {
       origins: { [origin]: { stream: figure(27), send: figure(110), chosen: 'disk', streamsSinceDisk: 0 } },
       encrypt: { teknik: figure(500) },
     });
@@ -151,8 +102,10 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
       expect(encryptWorkers(workers)).toBe(1);
       expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       // Its send rate and encryption rate join the figures.
-      await expect.poll(async () => (await readFigures(page))?.origins[origin]?.send?.samples).toBe(4);
-      expect((await readFigures(page))!.encrypt.teknik!.samples).toBe(4);
+      await expect
+        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.send?.samples)
+        .toBe(4);
+      expect((await storedTransportFigures(page))!.encrypt.teknik!.samples).toBe(4);
     } finally {
       await page.close();
       rmSync(path, { force: true });
