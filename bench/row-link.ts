@@ -1,20 +1,36 @@
 // Row l: uploads over a real-sized link. A 256 MiB file to the reference server (HTTPS, HTTP/2 and
 // HTTP/1.1 by ALPN) in a network namespace behind a token bucket (bench/netns.ts), at each rate:
-// the upload page in client mode (the transport Hushdrop chooses for that server: streamed over
-// HTTP/2) against curl --http2 -F of the same file to the same server through the same limit.
+// the upload page in client mode, the way Hushdrop chooses from what it measured (after two warm-up
+// uploads from no figures: the stream, then the disk way it tries once), and the same upload the
+// other way beside it, against curl --http2 -F of the same file to the same server through the
+// same limit.
 import { join } from 'node:path';
+import type { UploadWay } from '../lib/upload';
 import { type BenchBrowser, launch } from './chromium';
+import { MIB } from './common';
 import { createLimitedLink } from './netns';
 import { curlUpload, extensionUpload, type UploadRun } from './row-upload';
 import { startBenchServer } from './server';
+import { figuresFor, readFigures, samplesFor, sampleWritten, writeFigures } from './transport-figures';
 
 export interface LinkRate {
   mbit: number;
   curl: number[];
+  /** Client-mode uploads the way Hushdrop chose, one per round. */
   client: UploadRun[];
-  /** The transports the client-mode uploads took ('stream' or 'disk', one per round). */
-  transports: ('stream' | 'disk')[];
+  /** The ways those took ('stream' or 'disk'). */
+  transports: UploadWay[];
+  /** The same upload sent the other way in each round (the figures set so, then put back). */
+  other: UploadRun[];
+  otherWays: UploadWay[];
+  /** The ways the warm-up uploads took. */
+  warmups: UploadWay[];
+  /** What the figures held after the warm-ups, MiB/s: stream, disk send, encryption into the copy. */
+  learned: { stream?: number; send?: number; encrypt?: number };
 }
+
+/** A streamed upload shows no "Encrypting" phase (row-upload.ts). */
+const wayOf = (run: UploadRun): UploadWay => (run.encryptMs === 0 ? 'stream' : 'disk');
 
 /** Runs the row, or says why it was skipped (no root, no iproute2, no namespace). */
 export async function linkRow(
@@ -37,19 +53,57 @@ export async function linkRow(
   });
   try {
     browser = await launch(extDir, [server.tls!.spkiSha256], [`https://${link.remoteIp}/*`]);
+    // An extension page of its own, to read and set the figures from.
+    const figuresPage = await browser.ctx.newPage();
+    await figuresPage.goto(browser.url('uploads.html'));
+    const origin = new URL(server.apiUrl).origin;
+    /** One client-mode upload, returned once its rates are in the figures. */
+    const upload = async (b: BenchBrowser) => {
+      const before = samplesFor(await readFigures(figuresPage), origin);
+      const run = await extensionUpload(b, server, path, 'client');
+      server.clearFiles();
+      await sampleWritten(figuresPage, origin, before);
+      return run;
+    };
     const results: LinkRate[] = [];
     for (const mbit of rates) {
       await link.limit(mbit);
       log(`  ${mbit} Mbit/s`);
-      const r: LinkRate = { mbit, curl: [], client: [], transports: [] };
+      // Each link starts from no figures: what it chooses comes from this link alone.
+      await writeFigures(figuresPage, figuresFor(origin, 'stream'));
+      const r: LinkRate = {
+        mbit,
+        curl: [],
+        client: [],
+        transports: [],
+        other: [],
+        otherWays: [],
+        warmups: [],
+        learned: {},
+      };
+      for (let i = 0; i < 2; i++) r.warmups.push(wayOf(await upload(browser)));
+      const learned = await readFigures(figuresPage);
+      const mib = (rate?: number) => (rate === undefined ? undefined : rate / MIB);
+      r.learned = {
+        stream: mib(learned.origins[origin]?.stream?.rate),
+        send: mib(learned.origins[origin]?.send?.rate),
+        encrypt: mib(learned.encrypt.teknik?.rate),
+      };
       for (let i = 0; i < reps; i++) {
         r.curl.push(await curlUpload(server, path));
         server.clearFiles();
-        const client = await extensionUpload(browser, server, path, 'client');
-        // A streamed upload shows no "Encrypting" phase (row-upload.ts).
-        r.transports.push(client.encryptMs === 0 ? 'stream' : 'disk');
+        const client = await upload(browser);
+        r.transports.push(wayOf(client));
         r.client.push(client);
-        server.clearFiles();
+        // The other way: figures that send it so, then the learned ones back (with this round's).
+        const kept = await readFigures(figuresPage);
+        const otherWay: UploadWay = wayOf(client) === 'stream' ? 'disk' : 'stream';
+        await writeFigures(figuresPage, figuresFor(origin, otherWay));
+        const other = await upload(browser);
+        await writeFigures(figuresPage, kept);
+        if (wayOf(other) !== otherWay) throw new Error(`The upload meant to go the ${otherWay} way did not.`);
+        r.other.push(other);
+        r.otherWays.push(otherWay);
       }
       results.push(r);
     }

@@ -444,21 +444,26 @@ async function rowL(extDir: string, tmp: string): Promise<void> {
       return;
     }
     l.forEach((r, i) => {
+      const learned = Object.entries(r.learned)
+        .map(([what, rate]) => `${what} ${rate === undefined ? '–' : fmt(rate, 1)}`)
+        .join(', ');
       log(
-        `  ${r.mbit} Mbit/s ms per round: curl ${ms(r.curl)}; client ${ms(r.client.map((c) => c.ms))} (${r.transports.join(', ')})`,
+        `  ${r.mbit} Mbit/s: warm-ups ${r.warmups.join(', ')}; figures then (MiB/s) ${learned}; ms per round: curl ${ms(r.curl)}; chosen ${ms(r.client.map((c) => c.ms))} (${r.transports.join(', ')}); other way ${ms(r.other.map((c) => c.ms))} (${r.otherWays.join(', ')})`,
       );
       const curl = median(r.curl);
       const client = median(r.client.map((c) => c.ms));
+      const other = median(r.other.map((c) => c.ms));
       const target = LINK_RATES[i]![1];
       const mb = (t: number) => fmt(mibps(LINK_BYTES, t), 1);
       const ways = [...new Set(r.transports)].join(' and ');
+      const otherWays = [...new Set(r.otherWays)].join(' and ');
       add(
         `l${i + 1}`,
-        `encrypted upload (client mode, ${ways}) over HTTP/2 through ${r.mbit} Mbit/s vs curl --http2 -F through the same limit, throughput`,
+        `encrypted upload (client mode, the way Hushdrop chose: ${ways}) over HTTP/2 through ${r.mbit} Mbit/s vs curl --http2 -F through the same limit, throughput`,
         curl / client,
         `≥ ${target}`,
         atLeast(target),
-        `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s; +${fmt(median(r.client.map((c) => c.extraRss)) / MIB, 0)} MiB)`,
+        `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s; +${fmt(median(r.client.map((c) => c.extraRss)) / MIB, 0)} MiB); the other way (${otherWays}): ${fmt(curl / other)}, ${mb(other)} MiB/s`,
       );
     });
   } finally {

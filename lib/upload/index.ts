@@ -24,6 +24,17 @@ export {
   type Timers,
   xhrTransport,
 } from './transport';
+export {
+  type Choice,
+  chooseWay,
+  MEASURED_FROM_BYTES,
+  NO_FIGURES,
+  normalizeFigures,
+  recordSample,
+  type TransportFigures,
+  type UploadSample,
+  type UploadWay,
+} from './transport-choice';
 export type {
   Credentials,
   ExpireUnit,

@@ -9,6 +9,8 @@
 //   a File with a path, which its network process reads straight from disk). The encryption
 //   runs in a dedicated worker that writes through a sync access handle (encrypt-worker.ts);
 //   where that is unavailable, it runs here and writes through createWritable.
+// Where both are possible, what earlier uploads measured chooses, and each encrypted upload that
+// worked leaves its own figures (upload-way.ts).
 // The profile says the format: Teknik's AES-CTR (same length as the file) or the authenticated
 // format (header and a tag per 64 KiB record more, lib/crypto/ece-stream.ts); both ways take both.
 import {
@@ -46,6 +48,7 @@ import { addUpload, HistoryWriteError } from '../storage/history';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
 import { createScratch, sweepScratch } from '../storage/scratch-files';
 import type { EncryptCommand, EncryptReport, UploadCipher } from './encrypt-worker';
+import { chooseUploadWay, type Measured, noteUploadWay } from './upload-way';
 
 /** A phase's bytes so far, and the phases this upload runs (one bar over them: lib/jobs/progress.ts). */
 export type UploadProgress = PhaseProgress;
@@ -260,11 +263,13 @@ async function sendFromDisk(
   common: Common,
   onProgress: Progress,
   freeSpent: boolean,
-): Promise<{ result: UploadResult; cleanup: () => Promise<void> }> {
+): Promise<{ result: UploadResult; cleanup: () => Promise<void>; measured: Measured }> {
   let body: Blob = file;
   let cleanup = async () => {};
+  const started = performance.now();
   if (cipher)
     ({ body, cleanup } = await encryptToDisk(file, cipher, { onProgress, signal: common.signal, freeSpent }));
+  const encrypted = performance.now();
   try {
     const result = await sendUpload({
       ...common,
@@ -273,7 +278,12 @@ async function sendFromDisk(
       onProgress: (sent, total) =>
         onProgress({ phases: cipher ? DISK_PHASES : SEND_PHASES, phase: 'uploading', done: sent, total }),
     });
-    return { result, cleanup };
+    const measured: Measured = {
+      way: 'disk',
+      encryptMs: encrypted - started,
+      sendMs: performance.now() - encrypted,
+    };
+    return { result, cleanup, measured };
   } catch (err) {
     await cleanup();
     throw err;
@@ -327,10 +337,18 @@ export async function runUpload(
   };
   let result: UploadResult | 'refused' = 'refused';
   let cleanup = async () => {};
-  if (cipher && shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams }))
+  let measured: Measured | undefined;
+  const streamable = shouldStream({ url: uploadEndpoint(target), requestStreams, refused: refusedStreams });
+  const choice = cipher && (await chooseUploadWay(target, cipher.format, file.size, streamable));
+  if (cipher && choice && choice.way === 'stream') {
+    const started = performance.now();
     result = await sendStreamed(file, cipher, common, onProgress);
+    measured = { way: 'stream', sendMs: performance.now() - started };
+  }
   if (result === 'refused')
-    ({ result, cleanup } = await sendFromDisk(file, cipher, common, onProgress, freeSpentBuffers));
+    ({ result, cleanup, measured } = await sendFromDisk(file, cipher, common, onProgress, freeSpentBuffers));
+  if (cipher && choice && measured)
+    noteUploadWay(target, cipher.format, sealedSize(file, cipher), choice, measured);
   let succeeded = false;
   try {
     // The secret (ece) or key (Teknik) that went into the link, never to the server.

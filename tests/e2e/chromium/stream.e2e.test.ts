@@ -11,13 +11,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eceCiphertextSize, eceDecryptBytes, readSecret } from '../../../lib/crypto';
 import { DEFAULT_UPLOAD } from '../../../lib/settings';
+import { NO_FIGURES } from '../../../lib/upload';
 import { MIB, writeRandomFile } from '../../testkit/files';
 import { decryptedHash } from '../../testkit/links';
 import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
+import { writeTransportFigures } from '../../testkit/transport-figures';
 import { historyCount } from '../support/history';
 import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
 import { cancelWhen, openUploadPage } from './large-files';
@@ -71,6 +73,10 @@ async function upload(page: Page, server: ReferenceServer, path: string) {
 }
 
 describe('HTTPS with HTTP/2', () => {
+  // Each starts from no measured rates, so the upload streams as it does with none: after an earlier
+  // large one, the next would try the disk way once (transport-choice.e2e.test.ts covers that).
+  beforeEach(() => writeTransportFigures(browser.sw, NO_FIGURES));
+
   it('streams a client-mode upload: no worker, no copy on disk, the stored copy decrypts', async () => {
     const path = join(tmp, 'stream-64.bin');
     const size = 64 * MIB + 5;

@@ -1,0 +1,114 @@
+// The way an encrypted upload goes is chosen from the rates this browser measured (issue 21,
+// lib/upload/transport-choice.ts): with no figures, an upload to the HTTP/2 server streams and leaves
+// its rate under the server's origin (no path); once the stored figures say the disk way wins for
+// that origin, the next upload there really goes the disk way. Which way each body came is read on
+// the recording server: a streamed fetch body has no Content-Length, the disk way's XHR of the
+// encrypted copy has one, and only the disk way starts the encrypt worker. No timing assertions.
+// Chromium only by nature: Firefox never streams a request body (../request-streams.e2e.test.ts), so
+// there is no choice to make there; it always goes the disk way.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIB, writeRandomFile } from '../../testkit/files';
+import { decryptedHash } from '../../testkit/links';
+import { type ReferenceServer, startServer } from '../../testkit/server';
+import { storedTransportFigures, writeTransportFigures } from '../../testkit/transport-figures';
+import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
+import { openUploadPage } from './large-files';
+
+let tmp: string;
+let h2: ReferenceServer;
+let browser: ExtensionBrowser;
+let origin: string;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'hushdrop-choice-'));
+  h2 = await startServer({ dataDir: join(tmp, 'h2'), record: true, tls: { http2: true } });
+  origin = new URL(h2.apiUrl).origin;
+  browser = await launchExtension({ trustSpki: [h2.tls!.spkiSha256] });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await h2?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Uploads the file at `path`; returns the request the server recorded for it, and the stored copy. */
+async function upload(page: Page, path: string) {
+  const done = page.locator('.job[data-state="done"]');
+  const before = await done.count();
+  const requests = h2.requests.length;
+  await page.setInputFiles('#file', path);
+  await expect.poll(() => done.count(), { timeout: 240_000 }).toBe(before + 1);
+  const [url, key] = (await done.first().locator('input[id^="link-"]').inputValue()).split('#') as [
+    string,
+    string,
+  ];
+  const stored = await h2.stored(new URL(url).pathname.split('/').pop()!);
+  expect(stored, url).toBeDefined();
+  const posts = h2.requests.slice(requests).filter((r) => r.method === 'POST');
+  expect(posts.length).toBe(1);
+  return { request: posts[0]!, stored: stored!, key };
+}
+
+const encryptWorkers = (workers: string[]) => workers.filter((u) => u.includes('encrypt-worker')).length;
+
+describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
+  it('no figures: the upload streams and leaves its rate under the origin, no path', async () => {
+    const path = join(tmp, 'first-12.bin');
+    const original = await writeRandomFile(path, 12 * MIB + 1);
+    const { page, workers } = await openUploadPage(browser, serverSettings(h2, 'current'));
+    try {
+      expect(await storedTransportFigures(page)).toBeUndefined();
+      const { request, stored, key } = await upload(page, path);
+      expect(request.httpVersion).toBe('2.0');
+      // A streamed body: no declared length, no worker.
+      expect(request.headers['content-length']).toBeUndefined();
+      expect(encryptWorkers(workers)).toBe(0);
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+      // The rate is written once the upload has ended.
+      await expect
+        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.stream?.samples)
+        .toBe(1);
+      const figures = (await storedTransportFigures(page))!;
+      expect(Object.keys(figures.origins)).toEqual([origin]);
+      expect(JSON.stringify(figures)).not.toContain('/api');
+      expect(figures.origins[origin]!.stream!.rate).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
+  it('once the figures say the disk way wins for this origin, the upload goes the disk way', async () => {
+    const path = join(tmp, 'then-disk-12.bin');
+    const original = await writeRandomFile(path, 12 * MIB + 3);
+    const { page, workers } = await openUploadPage(browser, serverSettings(h2, 'current'));
+    const figure = (mibps: number) => ({ rate: mibps * MIB, samples: 3, at: Date.now() });
+    // A stream held at 27 MiB/s, a link that takes a file at 110 and encryption at 500 (row l's
+    // picture of a fast link): 1/500 + 1/110 per MiB the disk way against 1/27 streamed.
+    await writeTransportFigures(page, {
+      origins: { [origin]: { stream: figure(27), send: figure(110), chosen: 'disk', streamsSinceDisk: 0 } },
+      encrypt: { teknik: figure(500) },
+    });
+    try {
+      const { request, stored, key } = await upload(page, path);
+      expect(request.httpVersion).toBe('2.0');
+      // The encrypted copy sent by XHR: a declared length, and the worker that wrote the copy.
+      expect(Number(request.headers['content-length'])).toBeGreaterThan(12 * MIB);
+      expect(encryptWorkers(workers)).toBe(1);
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+      // Its send rate and encryption rate join the figures.
+      await expect
+        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.send?.samples)
+        .toBe(4);
+      expect((await storedTransportFigures(page))!.encrypt.teknik!.samples).toBe(4);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+});
