@@ -1,17 +1,21 @@
 // Row l: uploads over a real-sized link. A 256 MiB file to the reference server (HTTPS, HTTP/2 and
 // HTTP/1.1 by ALPN) in a network namespace behind a token bucket (bench/netns.ts), at each rate:
-// the upload page in client mode, the way Hushdrop chooses from what it measured (after two warm-up
-// uploads from no figures: the stream, then the disk way it tries once), and the same upload the
+// the upload page in client mode, the way Hushdrop chooses from what it measured (after three warm-up
+// uploads from no figures: the stream twice, then the disk way it tries once), and the same upload the
 // other way beside it, against curl --http2 -F of the same file to the same server through the
 // same limit.
 import { join } from 'node:path';
 import type { UploadWay } from '../lib/upload';
+
 import { type BenchBrowser, launch } from './chromium';
 import { MIB } from './common';
 import { createLimitedLink } from './netns';
 import { curlUpload, extensionUpload, type UploadRun } from './row-upload';
 import { startBenchServer } from './server';
 import { figuresFor, readFigures, samplesFor, sampleWritten, writeFigures } from './transport-figures';
+
+/** A person's first uploads to a server: two streams (one could be a cold start), then the disk way once. */
+const WARM_UPS = 3;
 
 export interface LinkRate {
   mbit: number;
@@ -81,7 +85,7 @@ export async function linkRow(
         warmups: [],
         learned: {},
       };
-      for (let i = 0; i < 2; i++) r.warmups.push(wayOf(await upload(browser)));
+      for (let i = 0; i < WARM_UPS; i++) r.warmups.push(wayOf(await upload(browser)));
       const learned = await readFigures(figuresPage);
       const mib = (rate?: number) => (rate === undefined ? undefined : rate / MIB);
       r.learned = {

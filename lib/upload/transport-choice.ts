@@ -13,10 +13,10 @@
  * Steadiness: each sample moves a figure by at most STEP (×1.19), whatever its value; switching away
  * from the way last chosen needs the other way to win by the MARGIN (10 %), and switching back needs
  * the same margin the other way. That band (÷0.9 twice, ×1.23) is wider than one step, so a single
- * sample, however wrong, cannot take the choice over and back. The one exception is the send figure
- * after REPROBE_AFTER streams: the probe then measures the link afresh (the person may have moved to
- * another network since), and a send cannot be wrong upwards by much: no file leaves faster than the
- * link takes it.
+ * sample, however wrong, cannot take the choice over and back. The exceptions: a figure's second
+ * sample replaces a slower first (often a cold start); and a probe after REPROBE_AFTER uploads the
+ * other way measures afresh (the person may have moved to another network since). Rates are held
+ * down by such moments, never pushed up much: no file leaves faster than the link takes it.
  *
  * No browser API here: the platform stores the figures (platform/storage/transport-figures.ts) and
  * records the samples (platform/upload/upload-file.ts).
@@ -43,6 +43,8 @@ export interface OriginFigures {
   chosen?: UploadWay;
   /** Streamed uploads since the last disk send (a probe is due again after REPROBE_AFTER). */
   streamsSinceDisk?: number;
+  /** Disk uploads since the last stream (with the disk chosen, the stream is tried again after REPROBE_AFTER). */
+  disksSinceStream?: number;
 }
 
 export interface TransportFigures {
@@ -97,6 +99,9 @@ export interface Choice {
 
 function smooth(old: Figure | undefined, rate: number, now: number): Figure {
   if (!old) return { rate, samples: 1, at: now };
+  // A first sample is often a cold start (a new connection, the worker's first run), which holds a
+  // rate down and never pushes it up past what the link takes: a faster second one replaces it.
+  if (old.samples === 1 && rate > old.rate) return { rate, samples: 2, at: now };
   const ratio = Math.min(CLAMP, Math.max(1 / CLAMP, rate / old.rate));
   return { rate: old.rate * ratio ** WEIGHT, samples: old.samples + 1, at: now };
 }
@@ -112,13 +117,17 @@ export function recordSample(figures: TransportFigures, sample: UploadSample, no
   const next: OriginFigures = { ...old };
   const encrypt = { ...figures.encrypt };
   if (sample.way === 'stream') {
-    next.stream = smooth(old.stream, rateOf(sample.bytes, sample.sendMs), now);
+    // A stream after many disk uploads measures it afresh, as a late probe of the disk way does.
+    const stale = (old.disksSinceStream ?? 0) >= REPROBE_AFTER;
+    next.stream = smooth(stale ? undefined : old.stream, rateOf(sample.bytes, sample.sendMs), now);
     next.streamsSinceDisk = (old.streamsSinceDisk ?? 0) + 1;
+    next.disksSinceStream = 0;
   } else {
     // A probe after many streams measures the link afresh: the old figure may be from another network.
     const stale = (old.streamsSinceDisk ?? 0) >= REPROBE_AFTER;
     next.send = smooth(stale ? undefined : old.send, rateOf(sample.bytes, sample.sendMs), now);
     next.streamsSinceDisk = 0;
+    next.disksSinceStream = (old.disksSinceStream ?? 0) + 1;
     encrypt[sample.format] = smooth(encrypt[sample.format], rateOf(sample.bytes, sample.encryptMs), now);
   }
   if (!sample.probe) next.chosen = sample.way;
@@ -146,6 +155,10 @@ export function chooseWay(figures: TransportFigures, q: ChoiceQuestion): Choice 
   const stream = origin?.stream?.rate;
   // No stream yet: the stream first (today's default), which also measures it.
   if (!stream) return { way: 'stream', reason: 'no figures' };
+  // Settled on the disk way for a while: try the stream once, or a figure from a bad moment would
+  // keep it from ever being measured again.
+  if (origin.chosen === 'disk' && (origin.disksSinceStream ?? 0) >= REPROBE_AFTER)
+    return { way: 'stream', reason: 'probe' };
   const encrypt = figures.encrypt[q.format]?.rate;
   const send = origin.send?.rate;
   // Seconds per byte each way. The disk way can win only if encrypting alone beats the stream.
@@ -154,7 +167,8 @@ export function chooseWay(figures: TransportFigures, q: ChoiceQuestion): Choice 
   if (send === undefined || encrypt === undefined || (origin.streamsSinceDisk ?? 0) >= REPROBE_AFTER) {
     // Not known (or not lately) how fast the link takes a file: try the disk way once, when the
     // stream looks held by the cap rather than by a slow link, and the disk way could win at all.
-    const capped = stream >= MARGIN * streamCap(figures);
+    // One stream is not enough to tell: the first may have been a cold start.
+    const capped = origin.stream!.samples >= 2 && stream >= MARGIN * streamCap(figures);
     if (capped && diskCouldWin) return { way: 'disk', reason: 'probe' };
     if (send === undefined || encrypt === undefined) return { way: 'stream', reason: 'no figures' };
   }
@@ -184,6 +198,7 @@ export function normalizeFigures(value: unknown): TransportFigures {
     if (send) kept.send = send;
     if (o.chosen === 'stream' || o.chosen === 'disk') kept.chosen = o.chosen;
     if (Number.isInteger(o.streamsSinceDisk)) kept.streamsSinceDisk = o.streamsSinceDisk;
+    if (Number.isInteger(o.disksSinceStream)) kept.disksSinceStream = o.disksSinceStream;
     origins[origin] = kept;
   }
   const encrypt: TransportFigures['encrypt'] = {};

@@ -77,9 +77,33 @@ describe('chooseWay', () => {
     expect(recordSample(fast, small, 99_000)).toBe(fast);
   });
 
-  it('a stream at the cap with no disk figures: one probe of the disk way', () => {
-    const figures = learn([streamed(27)]);
+  it('a stream at the cap with no disk figures: one probe of the disk way, after a second stream', () => {
+    // One stream may be a cold start: no probe on it alone.
+    expect(ask(learn([streamed(27)]))).toEqual({ way: 'stream', reason: 'no figures' });
+    const figures = learn([streamed(27), streamed(27)]);
     expect(ask(figures)).toEqual({ way: 'disk', reason: 'probe' });
+  });
+
+  it('a cold first stream is replaced by a faster second one, not averaged in', () => {
+    const figures = learn([streamed(3.8), streamed(20)]);
+    expect(rate(figures, 'stream')).toBeCloseTo(20, 5);
+    // From the third sample on, one step at most.
+    expect(rate(learn([streamed(100)], figures), 'stream')).toBeCloseTo(20 * STEP, 5);
+  });
+
+  it(`after ${REPROBE_AFTER} disk uploads on the disk way, the stream is tried again and measured afresh`, () => {
+    // A stream figure from a bad moment made the disk way look better.
+    let figures = learn([streamed(5), streamed(5), onDisk(100, 40, { probe: true }), onDisk(100, 40)]);
+    expect(figures.origins[origin]!.chosen).toBe('disk');
+    // Two disk uploads so far (the probe and the first chosen one).
+    for (let i = 0; i < REPROBE_AFTER - 3; i++) figures = learn([onDisk(100, 40)], figures);
+    expect(ask(figures).way).toBe('disk');
+    figures = learn([onDisk(100, 40)], figures);
+    expect(ask(figures)).toEqual({ way: 'stream', reason: 'probe' });
+    // The stream now runs at 60 MiB/s: its figure is that, not one step up from 5.
+    figures = learn([streamed(60, { probe: true })], figures);
+    expect(rate(figures, 'stream')).toBeCloseTo(60, 5);
+    expect(ask(figures).way).toBe('stream');
   });
 
   it('stream at the cap on a fast link: the disk way', () => {
@@ -103,7 +127,11 @@ describe('chooseWay', () => {
 
   it('a stream well below this browser’s fastest one is held by its link: no probe', () => {
     const elsewhere = 'https://fast.example';
-    const figures = learn([streamed(80, { origin: elsewhere }), streamed(12)]);
+    const figures = learn([
+      streamed(80, { origin: elsewhere }),
+      streamed(80, { origin: elsewhere }),
+      streamed(12),
+    ]);
     expect(ask(figures)).toEqual({ way: 'stream', reason: 'no figures' });
     expect(chooseWay(figures, { origin: elsewhere, format: 'teknik', size, streamable: true }).way).toBe(
       'disk',
@@ -117,7 +145,7 @@ describe('chooseWay', () => {
   });
 
   it('each format has its own encryption rate', () => {
-    const figures = learn([streamed(27), onDisk(500, 110, { probe: true })]);
+    const figures = learn([streamed(27), streamed(27), onDisk(500, 110, { probe: true })]);
     // Nothing known of the authenticated format's encryption yet: it probes rather than assume CTR's rate.
     expect(ask(figures, { format: 'ece' })).toEqual({ way: 'disk', reason: 'probe' });
   });
