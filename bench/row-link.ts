@@ -6,7 +6,6 @@
 // same limit.
 import { join } from 'node:path';
 import type { UploadWay } from '../lib/upload';
-
 import { type BenchBrowser, launch } from './chromium';
 import { MIB } from './common';
 import { createLimitedLink } from './netns';
