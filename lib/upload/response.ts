@@ -72,6 +72,9 @@ function httpError(status: number, contentType: string | null, body: string): Up
   let message: string;
   if (status === 404 || status === 405) {
     message = t('uploadNoService', String(status));
+  } else if (status === 429) {
+    // The server's limit on uploads per account or address; its own words say how long to wait.
+    message = t('uploadRateLimited');
   } else if (status >= 500) {
     message = t('uploadServerProblem', String(status));
   } else {

@@ -117,6 +117,20 @@ describe('sendUpload', () => {
     expect(await kindOf(send(answering({ body: '<h1>x</h1>' }).transport))).toBe('bad-response');
   });
 
+  it('says a 429 is the server limiting uploads, and keeps its own words on how long to wait', async () => {
+    const answer = {
+      status: 429,
+      contentType: 'application/json',
+      body: '{"error":{"message":"Try again in 24 hours."}}',
+    };
+    const err = await send(answering(answer).transport).catch((e: UploadError) => e);
+    expect(err).toBeInstanceOf(UploadError);
+    expect((err as UploadError).message).toMatch(
+      /taking no more uploads from you for now \(HTTP 429\): wait/,
+    );
+    expect((err as UploadError).serverMessage).toBe('Try again in 24 hours.');
+  });
+
   it('passes transport UploadErrors through and turns anything else into network', async () => {
     const timeout = vi.fn<Transport>(async () => {
       throw new UploadError('timeout', 'slow');
