@@ -28,6 +28,7 @@ export type {
   Credentials,
   ExpireUnit,
   FileInfo,
+  FramedBody,
   Mode,
   ServerAddresses,
   Transport,
