@@ -186,6 +186,36 @@ describe('HTTPS with HTTP/2', () => {
     }
   }, 300_000);
 
+  it('the worker’s streamed request carries DNT: 1 when the profile asks (the session rule matches it)', async () => {
+    const path = join(tmp, 'stream-dnt.bin');
+    const original = await writeRandomFile(path, 2 * MIB + 1);
+    const settings = serverSettings(h2, 'current');
+    settings.profiles[0]!.defaults.doNotTrack = true;
+    const { page, workers } = await openUploadPage(browser, settings);
+    try {
+      // The background turns the settings into declarativeNetRequest rules; wait for h2's.
+      await expect
+        .poll(async () =>
+          (
+            await browser.sw.evaluate(() =>
+              (globalThis as any).chrome.declarativeNetRequest.getSessionRules(),
+            )
+          )
+            .map((r: any) => r.condition.urlFilter)
+            .includes(`|${h2.baseUrl}/`),
+        )
+        .toBe(true);
+      const { stored, key } = await upload(page, h2, path);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(stored).toMatchObject({ dntHeader: true, doNotTrack: true });
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+      expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(1);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
   it('a small upload whose answer broke off is not sent again (issue 17, finding 5)', async () => {
     // Under 64 KiB, a broken stream used to count as "refused" however far it got, even with the
     // server's answer begun, and the disk way then sent the file a second time: two copies on the
