@@ -22,7 +22,7 @@ import { decryptedHash } from '../../testkit/links';
 import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { historyCount } from '../support/history';
-import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
+import { type ExtensionBrowser, launchExtension, rightClickText, serverSettings } from './harness';
 import { cancelWhen, openUploadPage } from './large-files';
 
 let tmp: string;
@@ -214,6 +214,21 @@ describe('HTTPS with HTTP/2', () => {
       await page.close();
       rmSync(path, { force: true });
     }
+  }, 300_000);
+
+  it('a right-click upload streams from the offscreen document’s worker too; the stored copy decrypts', async () => {
+    await browser.setSettings(serverSettings(h2, 'current'));
+    const before = uploads(h2).length;
+    const text = 'streamed from the offscreen document '.repeat(40_000);
+    const job = await rightClickText(browser, text);
+    expect(job.state, job.error).toBe('done');
+    expect(uploads(h2).slice(before)).toEqual(['2.0']);
+    const [url, key] = (job.link as string).split('#') as [string, string];
+    const stored = await h2.stored(new URL(url).pathname.split('/').pop()!);
+    expect(stored?.httpVersion).toBe('2.0');
+    expect(await decryptedHash(await stored!.stream(), key)).toBe(
+      createHash('sha256').update(text).digest('hex'),
+    );
   }, 300_000);
 
   it('a small upload whose answer broke off is not sent again (issue 17, finding 5)', async () => {
