@@ -21,9 +21,10 @@ export interface SendUploadArgs extends TransportOptions {
   /**
    * What to send: the file itself, or in client mode its ciphertext (`storedSize` bytes: the same
    * length in the Teknik format); as a Blob (a form, for xhrTransport or fetchTransport) or as a
-   * stream of `size` bytes (for streamTransport).
+   * stream of `size` bytes (for streamTransport), or only its size when the transport makes the
+   * bytes itself (it gets a FramedBody).
    */
-  body: Blob | { stream: ReadableStream<Uint8Array>; size: number };
+  body: Blob | { stream: ReadableStream<Uint8Array>; size: number } | { madeByTransport: number };
   /** Client mode, Teknik format: the IV the body was encrypted with. */
   iv?: string;
   transport: Transport;
@@ -47,7 +48,9 @@ export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
         body:
           body instanceof Blob
             ? buildFormData(request, body)
-            : multipartStream(request, body.stream, body.size, randomBoundary()),
+            : 'madeByTransport' in body
+              ? { request, boundary: randomBoundary(), fileSize: body.madeByTransport }
+              : multipartStream(request, body.stream, body.size, randomBoundary()),
       },
       { onProgress, signal, timeoutMs },
     );

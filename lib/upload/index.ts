@@ -39,6 +39,7 @@ export type {
   Credentials,
   ExpireUnit,
   FileInfo,
+  FramedBody,
   Mode,
   ServerAddresses,
   Transport,

@@ -171,7 +171,7 @@ export function streamTransport(
   timers: Timers = globalTimers,
 ): Transport {
   return async (req: TransportRequest, { onProgress, signal, timeoutMs }: TransportOptions = {}) => {
-    if (req.body instanceof FormData) throw new TypeError('streamTransport sends a StreamBody.');
+    if (!('stream' in req.body)) throw new TypeError('streamTransport sends a StreamBody.');
     const body: StreamBody = req.body;
     if (signal?.aborted) {
       await body.stream.cancel(signal.reason).catch(() => {});

@@ -91,8 +91,20 @@ export interface UploadRequest {
 export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
-  /** A form (xhrTransport, fetchTransport) or a streamed multipart body (streamTransport). */
-  body: FormData | StreamBody;
+  /**
+   * A form (xhrTransport, fetchTransport), a streamed multipart body (streamTransport), or the
+   * form's frame alone, for a transport that makes the file's bytes itself (in a worker, so that
+   * the thread feeding the network is not the one that renders: platform/upload/worker-stream.ts).
+   */
+  body: FormData | StreamBody | FramedBody;
+}
+
+/** Everything a transport needs to write the multipart body around file bytes it makes itself. */
+export interface FramedBody {
+  request: UploadRequest;
+  boundary: string;
+  /** Bytes the file part will have (its ciphertext's size in client mode). */
+  fileSize: number;
 }
 
 export interface TransportResponse {

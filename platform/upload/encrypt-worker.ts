@@ -1,4 +1,5 @@
-// Dedicated worker for one upload: reads the chosen File through its stream, re-cut to the cipher's
+// Dedicated worker for one upload, which it either copies to disk or sends.
+// Copying (`start`): reads the chosen File through its stream, re-cut to the cipher's
 // chunks, encrypts each at its offset (Teknik's AES-256-CTR, or the authenticated format's records)
 // and writes it into an OPFS file through a sync access handle, which exists only in dedicated workers. Reading (the browser process), encrypting
 // (WebCrypto's threads) and writing (this thread) overlap, and the stream holds the reading back to
@@ -7,16 +8,20 @@
 // Protocol: the page sends one `start`, then maybe `cancel`; the worker answers with `progress`
 // reports and ends with exactly one of `done`, `unsupported` (nothing written: the page falls back
 // to its own path), `cancelled` or `error`.
+// Sending (`send`, the stream transport in Chromium): the worker encrypts into a streamed fetch that
+// it makes itself (send-sealed.ts says why here). It answers `sending` at once, then `progress` in
+// bytes the network took, and ends with `answered` (the server's answer, which the page reads) or
+// `send-failed` (the UploadError's kind; the page words it). `cancel` aborts the fetch.
 import { createCipher } from '../../lib/crypto/cipher';
 import { eceCiphertextSize } from '../../lib/crypto/ece';
 import { eceEncryptStream } from '../../lib/crypto/ece-stream';
 import { cryptStream } from '../../lib/crypto/stream';
 import { freeBuffer } from '../../lib/free-buffer';
+import { UploadError, type UploadErrorKind } from '../../lib/upload/errors';
+import type { FramedBody, TransportResponse } from '../../lib/upload/types';
+import { sendSealed, type UploadCipher } from './send-sealed';
 
-/** How to encrypt: Teknik's key and IV, or the authenticated format's secret. */
-export type UploadCipher =
-  | { format: 'teknik'; key: string; iv: string }
-  | { format: 'ece'; secret: Uint8Array };
+export type { UploadCipher } from './send-sealed';
 
 export interface EncryptStart {
   type: 'start';
@@ -30,10 +35,21 @@ export interface EncryptStart {
   freeSpent: boolean;
 }
 
-export type EncryptCommand = EncryptStart | { type: 'cancel' };
+export interface SendStart {
+  type: 'send';
+  file: Blob;
+  cipher: UploadCipher;
+  framed: FramedBody;
+  timeoutMs?: number;
+}
+
+export type EncryptCommand = EncryptStart | SendStart | { type: 'cancel' };
 
 export type EncryptReport =
   | { type: 'progress'; done: number; total: number }
+  | { type: 'sending' }
+  | { type: 'answered'; response: TransportResponse }
+  | { type: 'send-failed'; kind: UploadErrorKind; detail: string }
   | { type: 'done'; size: number }
   | { type: 'unsupported'; reason: string }
   | { type: 'cancelled' }
@@ -65,6 +81,8 @@ const scope = globalThis as unknown as {
 
 let cancelled = false;
 let started = false;
+/** Aborts the fetch of a `send`. */
+const sendAbort = new AbortController();
 
 async function openTarget(name: string): Promise<SyncAccessHandle | string> {
   try {
@@ -130,15 +148,40 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
   }
 }
 
+async function send(job: SendStart): Promise<EncryptReport> {
+  scope.postMessage({ type: 'sending' });
+  let reported = 0;
+  try {
+    const response = await sendSealed(job.file, job.cipher, job.framed, {
+      signal: sendAbort.signal,
+      timeoutMs: job.timeoutMs,
+      onProgress: (done, total) => {
+        const now = Date.now();
+        if (now - reported < REPORT_EVERY_MS && done !== total) return;
+        reported = now;
+        scope.postMessage({ type: 'progress', done, total });
+      },
+    });
+    return { type: 'answered', response };
+  } catch (err) {
+    // The transport turns every failure into an UploadError; its sentence is made on the page
+    // (this worker has no messages), from the kind.
+    const kind = err instanceof UploadError ? err.kind : 'network';
+    const cause = err instanceof UploadError && err.cause !== undefined ? err.cause : err;
+    return { type: 'send-failed', kind, detail: String(cause) };
+  }
+}
+
 scope.onmessage = (event) => {
   const command = event.data;
   if (command.type === 'cancel') {
     cancelled = true;
+    sendAbort.abort();
     return;
   }
-  if (command.type !== 'start' || started) return;
+  if (started) return;
   started = true;
-  encrypt(command).then(
+  (command.type === 'send' ? send(command) : encrypt(command)).then(
     (report) => scope.postMessage(report),
     (err: unknown) =>
       scope.postMessage({

@@ -2,8 +2,8 @@
 // (Firefox), then recorded in history. In client mode the file is encrypted, and sent by one of two
 // transports (lib/upload/stream-choice.ts decides):
 // - stream: to an https server, where the browser takes request streams, the file is encrypted as
-//   the network takes it (cryptStream into a fetch body over HTTP/2): no copy on disk, a few MiB in
-//   memory. A server that cannot take it (HTTP/1.1) refuses it before anything is stored; the
+//   the network takes it (cryptStream into a fetch body over HTTP/2, both in the encrypt worker):
+//   no copy on disk, a few MiB in memory. A server that cannot take it (HTTP/1.1) refuses it before anything is stored; the
 //   upload then goes the disk way, from offset 0, and that origin goes the disk way from then on.
 // - disk: encrypted into a disk-backed OPFS file, which XHR then sends with progress (in Chromium as
 //   a File with a path, which its network process reads straight from disk). The encryption
@@ -14,8 +14,6 @@
 // The profile says the format: Teknik's AES-CTR (same length as the file) or the authenticated
 // format (header and a tag per 64 KiB record more, lib/crypto/ece-stream.ts); both ways take both.
 import {
-  createCipher,
-  cryptStream,
   deriveIv,
   eceEncryptStream,
   encryptBlob,
@@ -36,7 +34,6 @@ import {
   shareLink,
   shouldStream,
   storedSize,
-  streamTransport,
   UploadError,
   type UploadOptions,
   type UploadResult,
@@ -49,6 +46,7 @@ import { pathBackedScratchFile } from '../storage/path-backed-file';
 import { createScratch, sweepScratch } from '../storage/scratch-files';
 import type { EncryptCommand, EncryptReport, UploadCipher } from './encrypt-worker';
 import { chooseUploadWay, type Measured, noteUploadWay } from './upload-way';
+import { workerStreamTransport } from './worker-stream';
 
 /** A phase's bytes so far, and the phases this upload runs (one bar over them: lib/jobs/progress.ts). */
 export type UploadProgress = PhaseProgress;
@@ -231,22 +229,22 @@ const refusedStreams = new Set<string>();
 
 type Common = Omit<SendUploadArgs, 'body' | 'transport' | 'onProgress'>;
 
-/** The stream transport: resolves with the result, or 'refused' when the server cannot take a stream. */
+/**
+ * The stream transport: resolves with the result, or 'refused' when the server cannot take a stream.
+ * The encrypt worker encrypts and makes the fetch (worker-stream.ts), so rendering here cannot
+ * starve the network of bytes.
+ */
 async function sendStreamed(
   file: File,
   cipher: UploadCipher,
   common: Common,
   onProgress: Progress,
 ): Promise<UploadResult | 'refused'> {
-  const stream =
-    cipher.format === 'ece'
-      ? eceEncryptStream(file.stream(), cipher.secret)
-      : cryptStream(file.stream(), await createCipher(cipher.key, cipher.iv));
   try {
     return await sendUpload({
       ...common,
-      body: { stream, size: sealedSize(file, cipher) },
-      transport: streamTransport(),
+      body: { madeByTransport: sealedSize(file, cipher) },
+      transport: workerStreamTransport(file, cipher),
       onProgress: (sent, total) => onProgress({ phases: SEND_PHASES, phase: 'uploading', done: sent, total }),
     });
   } catch (err) {

@@ -99,6 +99,21 @@ describe('sendUpload', () => {
     expect([...new Uint8Array(await part.arrayBuffer())]).toEqual([7, 8, 9]);
   });
 
+  it('gives a transport that makes the file bytes itself the frame alone (the worker’s stream, issue 21)', async () => {
+    const { transport, seen } = answering({});
+    const result = await send(transport, { body: { madeByTransport: 1234 } });
+    expect(result.fileName).toBe('aB3dE.pdf');
+    const body = seen[0]!.body;
+    expect(body).not.toBeInstanceOf(FormData);
+    expect(body).toMatchObject({
+      fileSize: 1234,
+      request: { url: seen[0]!.url, headers: seen[0]!.headers, fileName: 'report.pdf', fileField: 'file' },
+    });
+    expect((body as { boundary: string }).boundary).toMatch(/^----Hushdrop[0-9A-Za-z]{24}$/);
+    // The frame carries the same fields a form would: the IV the bytes are encrypted with.
+    expect((body as { request: { fields: [string, string][] } }).request.fields).toContainEqual(['iv', IV]);
+  });
+
   it('passes progress, signal and timeout to the transport', async () => {
     const { transport } = answering({});
     const onProgress = vi.fn();

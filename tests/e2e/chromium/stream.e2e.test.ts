@@ -1,5 +1,6 @@
 // Encrypting while sending, in Chromium with the built extension: to the reference server over
-// HTTPS with HTTP/2 a client-mode upload is streamed (no worker, no copy on disk), Cancel midway
+// HTTPS with HTTP/2 a client-mode upload is streamed (from the encrypt worker, which also makes the
+// fetch: the page's thread can be blocked and the bytes still flow; no copy on disk), Cancel midway
 // leaves nothing, and to a server without HTTP/2 (HTTPS with HTTP/1.1 only, or plain http) the same
 // upload goes the disk way. Which way each upload came is read on the server: it records the HTTP
 // version of every request. Stored copies are decrypted here with the link's key. No timing
@@ -8,6 +9,8 @@
 // "[object ReadableStream]"; ../request-streams.e2e.test.ts shows it), so it always goes the disk way.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -21,7 +24,7 @@ import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { writeTransportFigures } from '../../testkit/transport-figures';
 import { historyCount } from '../support/history';
-import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
+import { type ExtensionBrowser, launchExtension, rightClickText, serverSettings } from './harness';
 import { cancelWhen, openUploadPage } from './large-files';
 
 let tmp: string;
@@ -77,7 +80,7 @@ describe('HTTPS with HTTP/2', () => {
   // large one, the next would try the disk way once (transport-choice.e2e.test.ts covers that).
   beforeEach(() => writeTransportFigures(browser.sw, NO_FIGURES));
 
-  it('streams a client-mode upload: no worker, no copy on disk, the stored copy decrypts', async () => {
+  it('streams a client-mode upload from the worker: no copy on disk, the stored copy decrypts', async () => {
     const path = join(tmp, 'stream-64.bin');
     const size = 64 * MIB + 5;
     const original = await writeRandomFile(path, size);
@@ -99,7 +102,7 @@ describe('HTTPS with HTTP/2', () => {
       expect(stored.encrypted).toBe(false);
       expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       expect(uploads(h2)).toEqual(['2.0']);
-      expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
+      expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(1);
       const labels: string[] = await page.evaluate(() => (window as any).labelsSeen);
       expect(labels).toContain('Uploading');
       expect(labels).not.toContain('Encrypting');
@@ -129,12 +132,109 @@ describe('HTTPS with HTTP/2', () => {
       const plain = await eceDecryptBytes(new Uint8Array(await stored.bytes()), readSecret(key.slice(5)));
       expect(createHash('sha256').update(plain).digest('hex')).toBe(original);
       expect(uploads(h2).slice(before)).toEqual(['2.0']);
-      expect(workers.filter((u) => u.includes('encrypt-worker'))).toEqual([]);
+      expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(1);
       expect(await opfsNames(page)).toEqual([]);
     } finally {
       await page.close();
       rmSync(path, { force: true });
     }
+  }, 300_000);
+
+  it('the worker feeds the stream: the server takes bytes while the page itself is blocked (issue 21)', async () => {
+    // Chromium refills a streamed body's 64 KiB pipe on the thread that made the fetch. The page
+    // blocks its own thread from the first "Uploading" render until the server has taken 16 MiB
+    // more: only a fetch made elsewhere (the worker) gets them there. Before the fix the fetch was
+    // the page's, the server got nothing more, and the loop gave up at its bound.
+    const path = join(tmp, 'busy-page.bin');
+    const size = 64 * MIB + 9;
+    const original = await writeRandomFile(path, size);
+    // Tells the page, by synchronous XHR (which runs nothing else on its thread), how many body
+    // bytes the latest request to the server has brought so far.
+    const counter = createServer((_req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.end(String(h2.requests.at(-1)?.bodyBytes ?? 0));
+    });
+    await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+    const countUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/`;
+    const { page } = await uploadPage(h2);
+    try {
+      await page.evaluate(
+        ({ countUrl, more, bound }) => {
+          const taken = () => {
+            const xhr = new XMLHttpRequest();
+            xhr.open('GET', countUrl, false);
+            xhr.send();
+            return Number(xhr.responseText);
+          };
+          const observer = new MutationObserver(() => {
+            const label = document.querySelector('.job[data-state="running"] label')?.textContent;
+            if (!label?.startsWith('Uploading')) return;
+            observer.disconnect();
+            const from = taken();
+            let now = from;
+            // The bound only keeps the old code from blocking forever; nothing is timed.
+            const giveUp = Date.now() + bound;
+            while (now < from + more && Date.now() < giveUp) now = taken();
+            (window as any).whileBlocked = now - from;
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+        },
+        { countUrl, more: 16 * MIB, bound: 30_000 },
+      );
+      const { stored, key } = await upload(page, h2, path);
+      expect(await page.evaluate(() => (window as any).whileBlocked)).toBeGreaterThanOrEqual(16 * MIB);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => counter.close(resolve));
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
+  it('the worker’s streamed request carries DNT: 1 when the profile asks (the session rule matches it)', async () => {
+    const path = join(tmp, 'stream-dnt.bin');
+    const original = await writeRandomFile(path, 2 * MIB + 1);
+    const settings = serverSettings(h2, 'current');
+    settings.profiles[0]!.defaults.doNotTrack = true;
+    const { page, workers } = await openUploadPage(browser, settings);
+    try {
+      // The background turns the settings into declarativeNetRequest rules; wait for h2's.
+      await expect
+        .poll(async () =>
+          (
+            await browser.sw.evaluate(() =>
+              (globalThis as any).chrome.declarativeNetRequest.getSessionRules(),
+            )
+          )
+            .map((r: any) => r.condition.urlFilter)
+            .includes(`|${h2.baseUrl}/`),
+        )
+        .toBe(true);
+      const { stored, key } = await upload(page, h2, path);
+      expect(stored.httpVersion).toBe('2.0');
+      expect(stored).toMatchObject({ dntHeader: true, doNotTrack: true });
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+      expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(1);
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
+
+  it('a right-click upload streams from the offscreen document’s worker too; the stored copy decrypts', async () => {
+    await browser.setSettings(serverSettings(h2, 'current'));
+    const before = uploads(h2).length;
+    const text = 'streamed from the offscreen document '.repeat(40_000);
+    const job = await rightClickText(browser, text);
+    expect(job.state, job.error).toBe('done');
+    expect(uploads(h2).slice(before)).toEqual(['2.0']);
+    const [url, key] = (job.link as string).split('#') as [string, string];
+    const stored = await h2.stored(new URL(url).pathname.split('/').pop()!);
+    expect(stored?.httpVersion).toBe('2.0');
+    expect(await decryptedHash(await stored!.stream(), key)).toBe(
+      createHash('sha256').update(text).digest('hex'),
+    );
   }, 300_000);
 
   it('a small upload whose answer broke off is not sent again (issue 17, finding 5)', async () => {
@@ -222,7 +322,9 @@ describe('no HTTP/2: the disk way', () => {
         }
         // Only the uploads themselves reached the server: a refused stream sends nothing.
         expect(uploads(target).slice(requests)).toEqual(['1.1', '1.1']);
-        expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(2);
+        // One worker per encrypted copy; over HTTPS the first upload's worker tried a stream
+        // first (refused before a byte went, so the server saw no request for it).
+        expect(workers.filter((u) => u.includes('encrypt-worker')).length).toBe(dir === 'h1tls' ? 3 : 2);
         await expect.poll(() => opfsNames(page), { timeout: 60_000 }).toEqual([]);
         expect(storedFiles(dir).length).toBeGreaterThanOrEqual(2);
       } finally {
