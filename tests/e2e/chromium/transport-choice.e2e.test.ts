@@ -55,7 +55,6 @@ async function upload(page: Page, path: string) {
   return { request: posts[0]!, stored: stored!, key };
 }
 
-
 describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
   it('no figures: the upload streams and leaves its rate under the origin, no path', async () => {
     const path = join(tmp, 'first-12.bin');
