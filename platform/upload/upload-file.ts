@@ -44,8 +44,9 @@ import {
 import { addUpload, HistoryWriteError } from '../storage/history';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
 import { createScratch, sweepScratch } from '../storage/scratch-files';
-import type { EncryptCommand, EncryptReport, UploadCipher } from './encrypt-worker';
+import type { EncryptCommand, UploadCipher } from './encrypt-worker';
 import { chooseUploadWay, type Measured, noteUploadWay } from './upload-way';
+import { encryptWorkerSession } from './worker-session';
 import { workerStreamTransport } from './worker-stream';
 
 /** A phase's bytes so far, and the phases this upload runs (one bar over them: lib/jobs/progress.ts). */
@@ -64,8 +65,6 @@ export interface UploadOutcome {
 
 /** Bytes per WebCrypto call on the disk path too (re-cut from the file's stream). */
 const CHUNK = STREAM_CHUNK_BYTES;
-/** How long a cancelled worker gets to close its file before it is terminated anyway. */
-const CANCEL_GRACE_MS = 2000;
 
 type Progress = (p: UploadProgress) => void;
 
@@ -85,70 +84,32 @@ function abortReason(signal: AbortSignal): unknown {
  * Encrypts in a dedicated worker into the OPFS file `name`. Resolves 'done', or 'unsupported' when
  * the worker could not start or has no sync access handle (nothing was written then).
  */
-function encryptInWorker(
+async function encryptInWorker(
   file: Blob,
   cipher: UploadCipher,
   name: string,
   { onProgress, signal, freeSpent }: CopyOptions,
 ): Promise<'done' | 'unsupported'> {
-  if (typeof Worker === 'undefined') return Promise.resolve('unsupported');
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL('./encrypt-worker.ts', import.meta.url), { type: 'module' });
-  } catch {
-    return Promise.resolve('unsupported');
-  }
-  return new Promise((resolve, reject) => {
-    let heard = false;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (settle: () => void) => {
-      clearTimeout(graceTimer);
-      signal?.removeEventListener('abort', onAbort);
-      worker.onmessage = null;
-      worker.onerror = null;
-      worker.terminate();
-      settle();
-    };
-    const onAbort = () => {
-      // Let the worker close its handle between two slices, so the file can be removed at once.
-      worker.postMessage({ type: 'cancel' } satisfies EncryptCommand);
-      graceTimer = setTimeout(() => finish(() => reject(abortReason(signal!))), CANCEL_GRACE_MS);
-    };
-    worker.onmessage = (event: MessageEvent<EncryptReport>) => {
-      heard = true;
-      const report = event.data;
+  const command: EncryptCommand = { type: 'start', file, cipher, name, chunkSize: CHUNK, freeSpent };
+  const answer = await encryptWorkerSession<'done' | 'unsupported'>(command, signal, {
+    report(report) {
       if (report.type === 'progress') {
         if (!signal?.aborted)
           onProgress({ phases: DISK_PHASES, phase: 'encrypting', done: report.done, total: report.total });
-      } else if (signal?.aborted) finish(() => reject(abortReason(signal)));
-      else if (report.type === 'done') finish(() => resolve('done'));
-      else if (report.type === 'unsupported') finish(() => resolve('unsupported'));
-      else if (report.type === 'error') {
-        const err = new Error(t('encryptFailed', report.message));
-        err.name = report.name === 'QuotaExceededError' ? report.name : 'EncryptError';
-        finish(() => reject(err));
+        return undefined;
       }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      // An error before the first message means the worker never ran (not bundled, refused by CSP).
-      if (!heard) finish(() => resolve('unsupported'));
-      else finish(() => reject(new Error(t('encryptWorkerFailed', event.message))));
-    };
-    if (signal?.aborted) {
-      finish(() => reject(abortReason(signal)));
-      return;
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage({
-      type: 'start',
-      file,
-      cipher,
-      name,
-      chunkSize: CHUNK,
-      freeSpent,
-    } satisfies EncryptCommand);
+      if (signal?.aborted) return { error: abortReason(signal) };
+      if (report.type === 'done' || report.type === 'unsupported') return { value: report.type };
+      if (report.type !== 'error') return undefined;
+      const err = new Error(t('encryptFailed', report.message));
+      err.name = report.name === 'QuotaExceededError' ? report.name : 'EncryptError';
+      return { error: err };
+    },
+    failed: (heard, message) =>
+      heard ? { error: new Error(t('encryptWorkerFailed', message)) } : { value: 'unsupported' },
+    aborted: () => abortReason(signal!),
   });
+  return answer === 'no-worker' ? 'unsupported' : answer;
 }
 
 /** The fallback: encrypt here and write through createWritable (no sync handle on this thread). */
