@@ -170,11 +170,19 @@ async function openFirefox(where, addresses) {
       writeFileSync(markerFile(where.home), JSON.stringify(addresses));
     }
     await fx.open(fx.url('upload.html'));
+    // Without a window, the way to see the product is to drive it: Firefox takes one remote
+    // session at a time, so npm start gives its own up.
+    if (headless) await fx.release();
   } catch (err) {
     throw new StartError(`Firefox at ${browserPath} did not start: ${firstLine(err)}`);
   }
   fx.process.once('exit', () => stopAll(0));
-  return { upload: fx.url('upload.html'), options: fx.url('options.html'), pid: fx.process.pid };
+  return {
+    upload: fx.url('upload.html'),
+    options: fx.url('options.html'),
+    pid: fx.process.pid,
+    marionette: headless ? fx.marionettePort : undefined,
+  };
 }
 
 try {
@@ -193,9 +201,9 @@ try {
   // Said first, so that a person without a display knows what the addresses below are good for.
   if (headless)
     console.log(
-      `No display found (or HEADLESS=1): ${browserName} runs headless, with no window. That is for a program to drive it${
-        firefox ? '' : ' (the DevTools address below)'
-      }; to use Hushdrop yourself, run npm start where there is a display.`,
+      `No display found (or HEADLESS=1): ${browserName} runs headless, with no window. That is for a program to drive it (the ${
+        firefox ? 'Marionette' : 'DevTools'
+      } address below); to use Hushdrop yourself, run npm start where there is a display.`,
     );
   if (asRoot && !firefox)
     console.log(
@@ -212,6 +220,12 @@ ${
   pages.devtools
     ? `  DevTools      ${pages.devtools} (any program on this machine can drive the browser there:
                 chrome://inspect in another Chromium, or Playwright's connectOverCDP)
+`
+    : ''
+}${
+  pages.marionette
+    ? `  Marionette    127.0.0.1:${pages.marionette} (a program on this machine can drive the browser there:
+                geckodriver --connect-existing --marionette-port ${pages.marionette}, or WebDriver BiDi)
 `
     : ''
 }${headless ? 'Press Ctrl+C to stop.' : `Close the browser window to stop.`}`);

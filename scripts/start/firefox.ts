@@ -25,6 +25,10 @@ export interface FirefoxOptions {
 
 export interface StartedFirefox {
   process: ChildProcess;
+  /** Marionette's port on 127.0.0.1: where a program drives this Firefox (after `release`). */
+  marionettePort: number;
+  /** Ends npm start's own Marionette session, which Firefox allows one of, so another can drive it. */
+  release(): Promise<void>;
   url(path: string): string;
   /** Reads what the extension stores and writes what `update` returns. */
   updateSettings(
@@ -103,8 +107,17 @@ export async function launchFirefox(o: FirefoxOptions): Promise<StartedFirefox> 
     const url = (path: string) => `moz-extension://${UUID}/${path.replace(/^\//, '')}`;
     const run = async (script: string, args: unknown[]) =>
       (await m.send('WebDriver:ExecuteAsyncScript', { script, args })).value;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await m.send('WebDriver:DeleteSession').catch(() => {});
+      m.close();
+    };
     return {
       process: child,
+      marionettePort: port,
+      release,
       url,
       async updateSettings(update, version) {
         // An extension page has the extension's storage.
@@ -123,8 +136,7 @@ export async function launchFirefox(o: FirefoxOptions): Promise<StartedFirefox> 
         await m.send('WebDriver:Navigate', { url: target });
       },
       async close() {
-        await m.send('WebDriver:DeleteSession').catch(() => {});
-        m.close();
+        await release();
         await stopProcess(child);
       },
     };

@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { eceCiphertextSize } from '../../lib/crypto';
 import { debuggingEndpoint, settled } from '../../scripts/start/chromium';
+import { Marionette } from '../testkit/marionette';
 import { ChromiumPage } from './driver/chromium';
 import { countUploads } from './support/history';
 import { submitFile } from './support/uploads';
@@ -240,4 +241,45 @@ it('twice in a row: an upload made in the first is still listed in the second; a
     second.run.child.kill('SIGINT');
   }
   expect(await second.run.exited).toBe(130);
+});
+
+it('Firefox with no display: says so, and a program can drive it at the Marionette address it prints', async () => {
+  const env = { HUSHDROP_HOME: join(tmp, 'home-firefox'), PORT: String(await freePort()) };
+  const run = start(['--firefox'], env);
+  try {
+    await expect
+      .poll(() => run.out() + run.err(), { timeout: 180_000 })
+      .toMatch(/Hushdrop is running in Firefox \(process \d+\)|did not start|failed/);
+    expect(run.err()).toBe('');
+    expect(run.out()).toMatch(
+      /runs headless, with no window\. That is for a program to drive it \(the Marionette/,
+    );
+    const port = Number(/Marionette {4}127\.0\.0\.1:(\d+) /.exec(run.out())?.[1]);
+    expect(port).toBeGreaterThan(0);
+    const upload = /upload page\s+(moz-extension:\S+)/.exec(run.out())![1]!;
+    // npm start gave up its own session: a new one is taken, and the upload page renders in it.
+    const m = await Marionette.connect(port);
+    try {
+      await m.send('WebDriver:NewSession', { capabilities: {} });
+      await m.send('WebDriver:Navigate', { url: upload });
+      await expect
+        .poll(
+          async () =>
+            (
+              await m.send<{ value: boolean }>('WebDriver:ExecuteScript', {
+                script: "return document.querySelector('#file') !== null;",
+                args: [],
+              })
+            ).value,
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+      await m.send('WebDriver:DeleteSession');
+    } finally {
+      m.close();
+    }
+  } finally {
+    run.child.kill('SIGINT');
+    await run.exited;
+  }
 });
