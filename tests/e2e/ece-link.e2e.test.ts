@@ -16,24 +16,11 @@ import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
-import { fileNameOf, openInViewer, uploadThroughPage } from './support/uploads';
+import { fileNameOf, openFromList, openInViewer, uploadThroughPage } from './support/uploads';
 
 const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
 
 const ECE_LINK = /#ece1\.[A-Za-z0-9_-]{22}$/;
-const row = (name: string) => ({ css: 'tbody tr', hasText: name });
-
-/** Opens the upload named `name` from the uploads list; resolves with the viewer tab. */
-async function openFromList(d: Driver, name: string): Promise<DriverPage> {
-  const list = await d.open('uploads.html');
-  try {
-    await list.waitFor(row(name));
-    return await d.waitForNewPage(() => list.click({ css: 'button', hasText: /^Open$/, within: row(name) }));
-  } finally {
-    await list.close();
-  }
-}
-
 /** Uploads `bytes` as `name` in the ece format; returns the link and the server's stored copy. */
 async function uploadEce(d: Driver, name: string, bytes: Buffer) {
   const link = await uploadThroughPage(d, { name, buffer: bytes });
