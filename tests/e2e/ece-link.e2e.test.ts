@@ -7,41 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { opfsNames } from '../testkit/opfs';
 import { findInRecorded } from '../testkit/server';
 import { serverSettings } from '../testkit/settings';
 import { until } from '../testkit/wait';
-import type { Driver, DriverPage } from './driver/driver';
+import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
+import { ECE_LINK, eceSettings, uploadEce } from './support/ece';
 import { UNGRANTED_HOST } from './support/hosts';
 import { serverForFile } from './support/servers';
-import { fileNameOf, openInViewer, uploadThroughPage } from './support/uploads';
+import { openFromList, openInViewer, uploadThroughPage } from './support/uploads';
 
 const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
-
-const ECE_LINK = /#ece1\.[A-Za-z0-9_-]{22}$/;
-const row = (name: string) => ({ css: 'tbody tr', hasText: name });
-
-/** Opens the upload named `name` from the uploads list; resolves with the viewer tab. */
-async function openFromList(d: Driver, name: string): Promise<DriverPage> {
-  const list = await d.open('uploads.html');
-  try {
-    await list.waitFor(row(name));
-    return await d.waitForNewPage(() => list.click({ css: 'button', hasText: /^Open$/, within: row(name) }));
-  } finally {
-    await list.close();
-  }
-}
-
-/** Uploads `bytes` as `name` in the ece format; returns the link and the server's stored copy. */
-async function uploadEce(d: Driver, name: string, bytes: Buffer) {
-  const link = await uploadThroughPage(d, { name, buffer: bytes });
-  expect(link).toMatch(ECE_LINK);
-  const stored = (await ref.server.stored(fileNameOf(link)))!;
-  expect(stored.linkFormat).toBe('ece1');
-  return { link, stored };
-}
 
 /** The viewer refused: the integrity sentence is shown, nothing is offered, no decrypted copy is kept. */
 async function expectRefused(viewer: DriverPage) {
@@ -79,15 +56,11 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
   });
 
   describe('authenticated links', () => {
-    beforeAll(() =>
-      d.setSettings(
-        serverSettings(ref.server, 'current', { defaults: { ...DEFAULT_UPLOAD, format: 'ece' } }),
-      ),
-    );
+    beforeAll(() => d.setSettings(eceSettings(ref.server)));
 
     it('an untouched upload opens from the uploads list byte for byte; the secret never reached the server', async () => {
       const original = randomBytes(300_000);
-      const { link, stored } = await uploadEce(d, 'intact.bin', original);
+      const { link, stored } = await uploadEce(d, ref.server, { name: 'intact.bin', buffer: original });
       const secret = link.split('#ece1.')[1]!;
       expect(findInRecorded(ref.server, new TextEncoder().encode(secret))).toEqual([]);
       expect(findInRecorded(ref.server, Buffer.from(secret, 'base64url'))).toEqual([]);
@@ -103,7 +76,10 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     });
 
     it('one byte flipped on the server’s disk: the viewer refuses it from the list and from the link', async () => {
-      const { link, stored } = await uploadEce(d, 'tampered.bin', randomBytes(200_000));
+      const { link, stored } = await uploadEce(d, ref.server, {
+        name: 'tampered.bin',
+        buffer: randomBytes(200_000),
+      });
       const bytes = await stored.bytes();
       bytes[150_000]! ^= 0x20;
       await stored.replaceBytes(bytes);

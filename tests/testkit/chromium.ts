@@ -56,6 +56,8 @@ export interface ChromiumBrowser {
   pid: number;
   /** The browser's profile directory (removed by close unless asked to keep it). */
   profileDir: string;
+  /** Where its downloads are written (in the profile): Playwright names each file by a random id. */
+  downloadsDir: string;
   close(options?: { keepProfile?: boolean }): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function launchChromium(
   // A profile Chromium has never run: the extension is installed now (not restarted).
   const fresh = !existsSync(join(profile, 'Default'));
   const before = new Set(childPids(process.pid));
+  const downloadsDir = join(profile, 'downloads');
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: options.executablePath ?? CHROMIUM_PATH,
     headless: options.headless ?? true,
@@ -132,6 +135,7 @@ export async function launchChromium(
     handleSIGTERM: options.handleSignals ?? true,
     handleSIGHUP: options.handleSignals ?? true,
     acceptDownloads: true,
+    downloadsPath: downloadsDir,
     ...(options.lang ? { locale: options.lang } : {}),
     args: chromiumArgs({ extensionDir, lang: options.lang, trustSpki: options.trustSpki }),
   });
@@ -145,7 +149,7 @@ export async function launchChromium(
     await close();
     throw new Error('Chromium started, but its process was not found among this process’s children.');
   }
-  if (!extensionDir) return { ctx, pid, profileDir: profile, close };
+  if (!extensionDir) return { ctx, pid, profileDir: profile, downloadsDir, close };
   const sw = ctx.serviceWorkers()[0] ?? (await ctx.waitForEvent('serviceworker'));
   const extId = new URL(sw.url()).host;
   let welcome: Page | undefined;
@@ -159,7 +163,7 @@ export async function launchChromium(
       welcome = undefined;
     }
   }
-  return { ctx, pid, profileDir: profile, close, sw, extId, welcome };
+  return { ctx, pid, profileDir: profile, downloadsDir, close, sw, extId, welcome };
 }
 
 /** Starts Chromium with the extension loaded (by default the build). */

@@ -11,13 +11,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../../testkit/chromium';
 import { serverSettings } from '../../testkit/settings';
 import { launchDriver } from '../driver/each-browser';
-import { changeStoredByte, uploadSealed } from '../support/sealed';
+import { changeStoredByte, eceSettings, uploadEce } from '../support/ece';
 import { serverForFile } from '../support/servers';
-import { uploadThroughPage } from '../support/uploads';
+import { fileNameOf, uploadThroughPage } from '../support/uploads';
 
 const ref = serverForFile({});
 let link: string;
 let original: Buffer;
+/** An upload in the authenticated format (#ece1.) with one byte changed on the server's disk. */
+let changedLink: string;
 let plain: Browser;
 
 beforeAll(async () => {
@@ -30,6 +32,15 @@ beforeAll(async () => {
       mimeType: 'application/pdf',
       buffer: original,
     });
+    await sender.setSettings(eceSettings(ref.server));
+    changedLink = (
+      await uploadEce(sender, ref.server, {
+        name: 'changed.pdf',
+        mimeType: 'application/pdf',
+        buffer: randomBytes(3 * 1024 * 1024 + 5),
+      })
+    ).link;
+    await changeStoredByte(ref.server, fileNameOf(changedLink), 2 * 1024 * 1024 + 100);
   } finally {
     await sender.close();
   }
@@ -80,12 +91,10 @@ it('where no service worker may run, the file is decrypted in memory and saved t
 });
 
 it('an authenticated file with a changed byte: the download fails in the browser, no file is kept', async () => {
-  const changed = await uploadSealed(ref.server, 'changed.pdf', 3 * 1024 * 1024 + 5);
-  await changeStoredByte(ref.server, changed.fileName, 2 * 1024 * 1024 + 100);
   const ctx = await plain.newContext({ acceptDownloads: true });
   try {
     const page = await ctx.newPage();
-    await page.goto(changed.link);
+    await page.goto(changedLink);
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
     // The first two megabytes went to the download before the changed record was found.
     expect(await download.failure()).not.toBeNull();

@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 import type { Settings } from '../../../lib/settings';
 import {
   type ChromiumBrowser,
@@ -22,6 +22,7 @@ import {
   launchExtension,
 } from '../../testkit/chromium';
 import { treeMemory } from '../../testkit/memory';
+import { filesIn } from './download-folder';
 import {
   type Driver,
   type DriverPage,
@@ -202,6 +203,8 @@ export class ChromiumDriver implements Driver {
   readonly can = ChromiumDriver.can;
   private blank: ReturnType<typeof startBlankSite> | undefined;
   private dialogsSeen = 0;
+  /** Every download any tab started, for downloadedFiles to wait for. */
+  private readonly downloads: Download[] = [];
 
   private constructor(
     /** The launched browser, for what only Chromium has (its service worker, CDP). */
@@ -212,6 +215,9 @@ export class ChromiumDriver implements Driver {
       this.dialogsSeen++;
       dialog.dismiss().catch(() => {});
     });
+    const watch = (page: Page) => page.on('download', (d) => this.downloads.push(d));
+    browser.ctx.pages().forEach(watch);
+    browser.ctx.on('page', watch);
   }
 
   static async launch(options: LaunchOptions = {}): Promise<ChromiumDriver> {
@@ -343,6 +349,11 @@ export class ChromiumDriver implements Driver {
   async download(page: DriverPage, action: () => Promise<unknown>) {
     const [download] = await Promise.all([(page as ChromiumPage).page.waitForEvent('download'), action()]);
     return { fileName: download.suggestedFilename(), path: (await download.path())! };
+  }
+  async downloadedFiles() {
+    // failure() settles once its download has ended, whichever way.
+    await Promise.all(this.downloads.map((d) => d.failure()));
+    return filesIn(this.browser.downloadsDir);
   }
 
   async dialogs() {

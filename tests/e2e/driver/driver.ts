@@ -23,6 +23,7 @@
 // sentence at the top of its file saying why.
 import type { Settings } from '../../../lib/settings';
 import type { Memory } from '../../testkit/memory';
+import type { FolderFile } from './download-folder';
 
 export type BrowserName = 'chromium' | 'firefox';
 
@@ -178,6 +179,12 @@ export interface Driver {
   notifications(): Promise<Notice[]>;
   /** Runs `action` on `page` and waits for the download it starts to finish. */
   download(page: DriverPage, action: () => Promise<unknown>): Promise<{ fileName: string; path: string }>;
+  /**
+   * The files in the folder this browser's downloads are written to (paths inside it, sorted, with
+   * their sizes), finished or partial, once every download started so far has ended: what a person
+   * would find there. A scenario compares it before and after a step to show what the step wrote.
+   */
+  downloadedFiles(): Promise<FolderFile[]>;
   /**
    * JavaScript dialogs (alert, confirm, prompt) shown by any page since launch. Chromium counts and
    * dismisses them; in Firefox a dialog makes the next command fail (Marionette's default), so

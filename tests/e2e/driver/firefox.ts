@@ -10,6 +10,7 @@ import type { Settings } from '../../../lib/settings';
 import { FIREFOX_BUILD, type FirefoxBrowser, launchFirefox } from '../../testkit/firefox';
 import { type Marionette, MarionetteError } from '../../testkit/marionette';
 import { until } from '../../testkit/wait';
+import { filesIn } from './download-folder';
 import {
   type Driver,
   type DriverPage,
@@ -560,6 +561,22 @@ export class FirefoxDriver implements Driver {
       timeout,
     );
     return { path: d.path, fileName: d.path.split('/').pop()! };
+  }
+
+  /** The profile's download folder (the launch's and every download()'s own folder are in it). */
+  async downloadedFiles() {
+    await until(
+      async () =>
+        (await this.fx.chrome(async (): Promise<boolean> => {
+          const { Downloads } = (globalThis as any).ChromeUtils.importESModule(
+            'resource://gre/modules/Downloads.sys.mjs',
+          );
+          const all = await (await Downloads.getList(Downloads.ALL)).getAll();
+          return all.every((d: any) => d.stopped);
+        })) || undefined,
+      'every download to end',
+    );
+    return filesIn(join(this.fx.profile, 'downloads'));
   }
 
   /** One if a dialog is open in the selected tab (an earlier one would have failed a command). */

@@ -24,3 +24,31 @@ export function historyCount(page: {
 }): Promise<number> {
   return page.evaluate(countUploads);
 }
+
+/**
+ * Runs in an extension page: puts `entry` in the history as an upload would have, once the
+ * extension has made its database (false before: poll it from a page that opens it, the uploads
+ * list). Self-contained, as it is sent as source.
+ */
+export function putUpload(entry: Record<string, unknown>): Promise<boolean> {
+  return new Promise<boolean>((res, rej) => {
+    const open = indexedDB.open('hushdrop');
+    // Not made yet: an empty version 1 here would make the extension skip its upgrade.
+    open.onupgradeneeded = () => open.transaction?.abort();
+    open.onerror = () => (open.error?.name === 'AbortError' ? res(false) : rej(open.error));
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains('uploads')) {
+        db.close();
+        return res(false);
+      }
+      const tx = db.transaction('uploads', 'readwrite');
+      tx.objectStore('uploads').put(entry);
+      tx.oncomplete = () => {
+        db.close();
+        res(true);
+      };
+      tx.onerror = () => rej(tx.error);
+    };
+  });
+}

@@ -61,6 +61,22 @@ export async function uploadThroughPage(
   }
 }
 
+/** Opens the upload named `name` from the uploads list (its Open button); resolves with the viewer tab. */
+export async function openFromList(
+  d: Pick<Driver, 'open' | 'waitForNewPage'>,
+  name: string,
+): Promise<DriverPage> {
+  const list = await d.open('uploads.html');
+  try {
+    await list.waitFor(uploadRow(name));
+    return await d.waitForNewPage(() =>
+      list.click({ css: 'button', hasText: /^Open$/, within: uploadRow(name) }),
+    );
+  } finally {
+    await list.close();
+  }
+}
+
 /** Opens the viewer and types a link into it. */
 export async function openInViewer(d: Pick<Driver, 'open'>, link: string): Promise<DriverPage> {
   const viewer = await d.open('viewer.html');
