@@ -3,6 +3,8 @@
 // same file to the same server; and the browser's peak memory during each extension upload. Over
 // plain http (HTTP/1.1: the encrypted upload goes the disk way) or over HTTPS with HTTP/2 (the
 // encrypted upload is streamed; curl then uses --http2 and trusts the server's certificate only).
+import { NO_FIGURES } from '../lib/upload';
+import { writeTransportFigures } from '../tests/testkit/transport-figures';
 import { type BenchBrowser, opfsSettled, sampler, settingsFor } from './chromium';
 import { median, now, run, sleep } from './common';
 import { type BenchServer, benchSettings } from './server';
@@ -62,6 +64,9 @@ export async function extensionUpload(
     await page.goto(b.url('upload.html'));
     await page.locator('#file').waitFor({ state: 'attached' });
     await opfsSettled(page);
+    // Rows b and c measure each way as such (the disk way over HTTP/1.1, the stream over HTTP/2): no
+    // figures, so the transport choice streams wherever it can; row l measures the choice itself.
+    await writeTransportFigures(page, NO_FIGURES);
     // Idle: the page is loaded (choosing the file starts the upload); give the browser a moment, then 2 s of samples.
     await sleep(1000);
     const idle = sampler(() => b.rss());
