@@ -57,6 +57,8 @@ export async function extensionUpload(
   server: BenchServer,
   path: string,
   mode: 'client' | 'none',
+  /** Start from no transport figures, so the upload streams wherever it can (rows b and c). */
+  noFigures = false,
 ): Promise<UploadRun> {
   await settingsFor(b, benchSettings(server, mode));
   const page = await b.ctx.newPage();
@@ -66,7 +68,7 @@ export async function extensionUpload(
     await opfsSettled(page);
     // Rows b and c measure each way as such (the disk way over HTTP/1.1, the stream over HTTP/2): no
     // figures, so the transport choice streams wherever it can; row l measures the choice itself.
-    await writeTransportFigures(page, NO_FIGURES);
+    if (noFigures) await writeTransportFigures(page, NO_FIGURES);
     // Idle: the page is loaded (choosing the file starts the upload); give the browser a moment, then 2 s of samples.
     await sleep(1000);
     const idle = sampler(() => b.rss());
@@ -143,7 +145,7 @@ export async function uploadRow(
   for (let r = 0; r < reps; r++) {
     result.curl.push(await curlUpload(server, path));
     server.clearFiles();
-    const client = await extensionUpload(b, server, path, 'client');
+    const client = await extensionUpload(b, server, path, 'client', true);
     if ((client.encryptMs === 0) !== (server.tls !== undefined))
       throw new Error(
         server.tls
