@@ -192,8 +192,9 @@ async function rowsAtoF(
         'b3',
         'encrypted upload, streamed, HTTP/2, vs curl --http2 -F, same server',
         two.curl / two.client,
-        '≥ 0.5',
-        atLeast(0.5),
+        // Issue 21's target, read against the stream cap (b5, b5w).
+        '≥ 0.4',
+        atLeast(0.4),
         `${mb(two.client)} vs ${mb(two.curl)} MiB/s (${fmt(two.client / 1000, 1)} s; curl ${fmt(two.curl / 1000, 1)} s)`,
       );
       add(
@@ -305,8 +306,9 @@ async function rowsAtoF(
         'e2f',
         'same, first sight of the request (fresh certificate cache)',
         e.firstSightVsBitcore,
-        '≤ 1.0',
-        atMost(1),
+        // Issue 21's target for first sight (bitcore checks less, and synchronously).
+        '≤ 1.5',
+        atMost(1.5),
         `${fmt(e.firstSight, 2)} vs ${fmt(e.bitcore, 2)} ms per request`,
       );
     }
