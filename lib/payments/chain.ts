@@ -7,7 +7,7 @@ import { PaymentError } from './errors';
 import { MAX_CERTIFICATES } from './limits';
 import { getOrAdd, keepPromise } from './memo';
 import type { RootStore } from './roots';
-import { importRsaPublicKey } from './rsa-key';
+import { rsaVerifyKey } from './rsa-key';
 
 /**
  * Certificate chain validation for x509 payment requests (notes/bip70.md §3). pki_data lists the
@@ -107,7 +107,11 @@ function rootIndex(roots: RootStore): RootIndex {
     for (const root of roots.certificates) {
       // Re-encoding a parsed DER certificate gives its bytes back; if it ever did not, that root
       // would only lose the shortcut, never be matched wrongly (equal bytes, same certificate).
-      index.byDer.set(derKey(new Uint8Array(root.toSchema().toBER(false))), root);
+      const der = derKey(new Uint8Array(root.toSchema().toBER(false)));
+      // A root listed twice (an extra root the bundle already has) is one candidate, not two
+      // whose signatures would both be checked.
+      if (index.byDer.has(der)) continue;
+      index.byDer.set(der, root);
       getOrAdd(index.bySubject, nameKey(root.subject), () => []).push(root);
     }
     return index;
@@ -155,7 +159,8 @@ class KeyCachingEngine extends pkijs.CryptoEngine {
    * one validateChain call. pkijs checks the certificates of a chain one after another, each a
    * WebCrypto job off this thread; startChecks below starts them all at once and pkijs then
    * finds each answer ready. The same objects mean the same inputs, so the answer is the one a
-   * fresh check would give.
+   * fresh check would give. An RSA key is known by its bytes, not its object: a root and a
+   * cross-signed copy of it sent along (BitPay's chains) hold one key, so one check serves both.
    */
   private readonly checks = new Map<unknown, Map<unknown, Map<unknown, Map<unknown, Promise<boolean>>>>>();
 
@@ -171,46 +176,83 @@ class KeyCachingEngine extends pkijs.CryptoEngine {
     }
     const bySignature = getOrAdd(this.checks, data, () => new Map());
     const byKey = getOrAdd(bySignature, signature, () => new Map());
-    const byAlgorithm = getOrAdd(byKey, publicKeyInfo, () => new Map());
+    const byAlgorithm = getOrAdd(byKey, keyIdentity(publicKeyInfo), () => new Map());
     return keepPromise(byAlgorithm, signatureAlgorithm, () =>
       super.verifyWithPublicKey(data, signature, publicKeyInfo, signatureAlgorithm),
     );
   }
 
   /**
-   * Starts the signature check of each certificate against each certificate named as its issuer
-   * (the checks pkijs's path building will ask for), without waiting for them. A failure is kept
-   * for pkijs to meet when it asks, as it would have met it itself.
+   * Starts, without waiting for them, the signature checks pkijs's path building will ask for:
+   * from the leaf, each certificate against itself when it names itself as its issuer, and
+   * against every root and certificate sent along that bears its issuer's name. Only certificates
+   * that no root could have issued lead further: findIssuer below takes a root that signed a
+   * certificate over any path through the others, so pkijs never asks about those (a cross-signed
+   * copy of a root, BitPay's chains). A check pkijs asks for that was not started is simply made
+   * then; a failure is kept for pkijs to meet when it asks, as it would have met it itself.
    */
-  startChecks(chain: readonly pkijs.Certificate[], issuers: readonly pkijs.Certificate[]): void {
-    for (const certificate of chain) {
-      for (const issuer of issuers) {
-        if (issuer === certificate || !certificate.issuer.isEqual(issuer.subject)) continue;
-        this.verifyWithPublicKey(
-          certificate.tbsView as BufferSource,
-          certificate.signatureValue,
-          issuer.subjectPublicKeyInfo,
-          certificate.signatureAlgorithm,
-        ).catch(() => {});
+  startChecks(
+    leaf: pkijs.Certificate,
+    sentAlong: readonly pkijs.Certificate[],
+    roots: readonly pkijs.Certificate[],
+  ): void {
+    const check = (certificate: pkijs.Certificate, issuer: pkijs.Certificate) =>
+      this.verifyWithPublicKey(
+        certificate.tbsView as BufferSource,
+        certificate.signatureValue,
+        issuer.subjectPublicKeyInfo,
+        certificate.signatureAlgorithm,
+      ).catch(() => {});
+    const named = (certificate: pkijs.Certificate, issuer: pkijs.Certificate) =>
+      issuer !== certificate && certificate.issuer.isEqual(issuer.subject);
+    const seen = new Set<pkijs.Certificate>();
+    let walk = [leaf];
+    while (walk.length > 0) {
+      const next: pkijs.Certificate[] = [];
+      for (const certificate of walk) {
+        if (seen.has(certificate)) continue;
+        seen.add(certificate);
+        if (certificate.issuer.isEqual(certificate.subject)) check(certificate, certificate);
+        const byRoots = roots.filter((root) => named(certificate, root));
+        const bySent = sentAlong.filter((other) => named(certificate, other));
+        for (const issuer of [...byRoots, ...bySent]) check(certificate, issuer);
+        if (byRoots.length === 0) next.push(...bySent);
       }
+      walk = next;
     }
   }
 
   /**
    * An rsaEncryption key for RSASSA-PKCS1-v1_5 (the case pkijs itself handles that way) imported
-   * from the key pkijs already parsed (rsa-key.ts): pkijs's own import re-encodes the SPKI and
-   * parses it again first. Anything else, or a key WebCrypto refuses here, goes to pkijs as before.
+   * from the key pkijs already parsed (rsa-key.ts), the same key object the request's signature
+   * check uses: pkijs's own import re-encodes the SPKI and parses it again first. Anything else,
+   * or a key WebCrypto refuses here, goes to pkijs as before.
    */
   private importRsaDirectly(
     publicKeyInfo: pkijs.PublicKeyInfo,
     params: pkijs.CryptoEnginePublicKeyParams,
   ): Promise<CryptoKey> {
     const algorithm = params.algorithm.algorithm as RsaHashedImportParams;
-    if (algorithm.name !== 'RSASSA-PKCS1-v1_5' || publicKeyInfo.algorithm.algorithmId !== RSA_ENCRYPTION) {
+    const hash = typeof algorithm.hash === 'string' ? algorithm.hash : algorithm.hash?.name;
+    if (
+      algorithm.name !== 'RSASSA-PKCS1-v1_5' ||
+      publicKeyInfo.algorithm.algorithmId !== RSA_ENCRYPTION ||
+      typeof hash !== 'string'
+    ) {
       return Promise.reject(new Error('not an rsaEncryption key for RSASSA-PKCS1-v1_5'));
     }
-    return importRsaPublicKey(this.subtle, publicKeyInfo, algorithm);
+    return rsaVerifyKey(this.subtle, publicKeyInfo, hash);
   }
+}
+
+/**
+ * What a check's answer depends on in a key: for an rsaEncryption key (NULL parameters, the only
+ * form rsa-key.ts imports), its algorithm and key bits; for any other, the object itself.
+ */
+function keyIdentity(publicKeyInfo: pkijs.PublicKeyInfo): unknown {
+  const { algorithmId, algorithmParams } = publicKeyInfo.algorithm;
+  if (algorithmId !== RSA_ENCRYPTION || !(algorithmParams instanceof asn1js.Null)) return publicKeyInfo;
+  return `${algorithmId} ${derKey(publicKeyInfo.subjectPublicKey.valueBlock.valueHexView)}`;
 }
 
 function sameCertificate(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
@@ -326,7 +368,9 @@ export async function validateChain(ders: Uint8Array[], options: ChainOptions): 
     };
   }
 
-  engine.startChecks(chain, [...intermediates, ...candidates]);
+  // Roots are checked first: their keys stay imported for the session, so a key one shares with a
+  // certificate sent along (a cross-signed copy) is checked with the key already there.
+  engine.startChecks(leaf, intermediates, candidates);
   let lookups = 0;
   const validator = new pkijs.CertificateChainValidationEngine({
     trustedCerts: candidates,

@@ -1,5 +1,6 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { getOrAdd, keepPromise } from './memo';
 
 /**
  * Importing a certificate's RSA public key into WebCrypto. Handing WebCrypto the SPKI DER is the
@@ -48,4 +49,27 @@ export async function importRsaPublicKey(
     }
   }
   return subtle.importKey('spki', spkiBytesOf(publicKeyInfo), algorithm, false, ['verify']);
+}
+
+/** Imported verify keys per engine, per parsed key (roots and cached certificates live on), per hash. */
+const verifyKeys = new WeakMap<SubtleCrypto, WeakMap<pkijs.PublicKeyInfo, Map<string, Promise<CryptoKey>>>>();
+
+/**
+ * The RSASSA-PKCS1-v1_5 key of `publicKeyInfo` for `hash`, imported once: the request's signature
+ * and the chain's checks share it (a leaf that names itself as its issuer is checked with its own
+ * key too, so first sight imported that key twice). A failed import is not kept.
+ */
+export function rsaVerifyKey(
+  subtle: SubtleCrypto,
+  publicKeyInfo: pkijs.PublicKeyInfo,
+  hash: string,
+): Promise<CryptoKey> {
+  const forInfo = getOrAdd(
+    getOrAdd(verifyKeys, subtle, () => new WeakMap()),
+    publicKeyInfo,
+    () => new Map(),
+  );
+  return keepPromise(forInfo, hash, () =>
+    importRsaPublicKey(subtle, publicKeyInfo, { name: 'RSASSA-PKCS1-v1_5', hash }),
+  );
 }

@@ -1,8 +1,7 @@
 import type * as pkijs from 'pkijs';
 import { t } from '../i18n';
 import { PaymentError } from './errors';
-import { getOrAdd, keepPromise } from './memo';
-import { importRsaPublicKey } from './rsa-key';
+import { rsaVerifyKey } from './rsa-key';
 import { WIRE_BYTES, walkFields } from './wire';
 
 /**
@@ -89,12 +88,9 @@ export async function verifyRsaSignature(
   return verifyWith(subtle, await importRsaKey(subtle, spki, pkiType), signedBytes, signature);
 }
 
-/** Imported leaf keys per certificate object: a cached certificate is the same object next time. */
-const leafKeys = new WeakMap<SubtleCrypto, WeakMap<pkijs.Certificate, Map<PkiType, Promise<CryptoKey>>>>();
-
 /**
- * verifyRsaSignature with the key of `leaf`, imported once per certificate and hash from the key
- * pkijs parsed (rsa-key.ts: cheaper than an SPKI import, with the SPKI import as the fallback).
+ * verifyRsaSignature with the key of `leaf`, imported once per key and hash from the key pkijs
+ * parsed (rsa-key.ts: cheaper than an SPKI import, with the SPKI import as the fallback).
  */
 export async function verifyLeafSignature(
   subtle: SubtleCrypto,
@@ -103,18 +99,8 @@ export async function verifyLeafSignature(
   signedBytes: Uint8Array,
   signature: Uint8Array,
 ): Promise<boolean> {
-  const forLeaf = getOrAdd(
-    getOrAdd(leafKeys, subtle, () => new WeakMap()),
-    leaf,
-    () => new Map(),
-  );
-  const key = keepPromise(forLeaf, pkiType, () =>
-    importRsaPublicKey(subtle, leaf.subjectPublicKeyInfo, {
-      name: 'RSASSA-PKCS1-v1_5',
-      hash: hashFor(pkiType),
-    }).catch((error: unknown) => {
-      throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
-    }),
-  );
+  const key = rsaVerifyKey(subtle, leaf.subjectPublicKeyInfo, hashFor(pkiType)).catch((error: unknown) => {
+    throw new PaymentError('malformed', t('payCertificateNotRsa'), { cause: error });
+  });
   return verifyWith(subtle, await key, signedBytes, signature);
 }

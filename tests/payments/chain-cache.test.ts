@@ -115,3 +115,83 @@ describe('verdicts do not depend on the caches', () => {
     }
   });
 });
+
+/** WebCrypto that counts signature checks (every one costs a job off the thread, issue 21). */
+function countingSubtle() {
+  const counted = { verify: 0 };
+  const subtle = new Proxy(crypto.subtle, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (property === 'verify') counted.verify++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { subtle: subtle as SubtleCrypto, counted };
+}
+
+describe('first sight checks each signature once', () => {
+  let older: Identity;
+  let issuing: Identity;
+  let leaf: Identity;
+  /** The root's key and name, vouched for by an older root: a cross-signed copy sent along. */
+  let crossSigned: Identity;
+
+  beforeAll(async () => {
+    older = await createRootCa('Hushdrop Cache Older Root');
+    issuing = await issue(root, { commonName: 'Hushdrop Cache Issuing CA 2', isCa: true });
+    leaf = await issue(issuing, { commonName: 'shop.example' });
+    crossSigned = await issue(older, {
+      commonName: 'Hushdrop Cache Root CA',
+      organization: 'Hushdrop tests',
+      isCa: true,
+      publicKey: root.keys.publicKey,
+    });
+  }, 60_000);
+
+  const judge = async (store: RootStore, chain: Uint8Array[]) => {
+    const { subtle, counted } = countingSubtle();
+    const result = await evaluatePaymentRequest(await request(chain, leaf.keys.privateKey), {
+      roots: store,
+      now: NOW,
+      subtle,
+      certificates: createCertificateCache(),
+    });
+    return { result, verifies: counted.verify };
+  };
+
+  it('a root listed twice and a cross-signed copy of it: three checks (request, leaf, issuing CA)', async () => {
+    // Before: the issuing CA was checked against both listings of the root and against the copy
+    // (one key, three objects), and the copy against the older root, which pkijs never asks about.
+    const { result, verifies } = await judge(createRootStore([root.der, older.der, root.der]), [
+      leaf.der,
+      issuing.der,
+      crossSigned.der,
+    ]);
+    expect(result.verdict).toBe('verified');
+    expect(result.merchant?.trustAnchor).toBe('Hushdrop Cache Root CA');
+    expect(verifies).toBe(3);
+  });
+
+  it('with the root missing, the path goes through the copy to the older root', async () => {
+    const { result } = await judge(createRootStore([older.der]), [leaf.der, issuing.der, crossSigned.der]);
+    expect(result.reasons).toEqual([]);
+    expect(result.verdict).toBe('verified');
+    expect(result.merchant?.trustAnchor).toBe('Hushdrop Cache Older Root');
+  });
+
+  it('a root of the right name but another key: the checks not started ahead are made when asked', async () => {
+    // The twin bears the issuing CA's issuer name, so the copy is not walked ahead of time; its
+    // signature by the older root is checked when pkijs asks, and the path ends there.
+    const { result } = await judge(createRootStore([twin.der, older.der]), [
+      leaf.der,
+      issuing.der,
+      crossSigned.der,
+    ]);
+    expect(result.reasons).toEqual([]);
+    expect(result.verdict).toBe('verified');
+    expect(result.merchant?.trustAnchor).toBe('Hushdrop Cache Older Root');
+  });
+});
