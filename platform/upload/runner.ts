@@ -18,8 +18,8 @@ import { throttle } from '../../lib/throttle';
 import { landedElsewhere } from '../../lib/upload/landed';
 import { copyIntoScratch } from '../storage/scratch-copy';
 import { createScratch } from '../storage/scratch-files';
-import { dropStagedFile, takeStagedFile } from './staging';
-import { runUpload } from './upload-file';
+import { dropStagedFile, scratchUpload, takeStagedFile } from './staging';
+import { runUpload, type UploadInput } from './upload-file';
 
 export type RunRequest = JobRequest<UploadSource | HeldSource>;
 
@@ -39,14 +39,14 @@ async function resolveSource(
   source: UploadSource | HeldSource,
   signal: AbortSignal,
   cleanups: (() => Promise<unknown>)[],
-): Promise<File> {
-  if (source.kind === 'held') return source.file;
+): Promise<UploadInput> {
+  if (source.kind === 'held') return { file: source.file };
   if (source.kind === 'staged') {
-    const file = await takeStagedFile(source.id, source.name, source.type);
-    if (!file) throw new JobError(t('stagedGone'));
-    return file;
+    const staged = await takeStagedFile(source.id, source.name, source.type);
+    if (!staged) throw new JobError(t('stagedGone'));
+    return staged;
   }
-  if (source.kind === 'text') return new File([source.text], source.name, { type: 'text/plain' });
+  if (source.kind === 'text') return { file: new File([source.text], source.name, { type: 'text/plain' }) };
   let res: Response;
   try {
     res = await fetch(source.url, { credentials: 'omit', signal });
@@ -63,7 +63,7 @@ async function resolveSource(
   if (!res.ok) throw new JobError(t('fetchHttp', String(res.status)));
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const name = source.name ?? fileNameFromUrl(source.url, type);
-  if (!res.body) return new File([], name, { type });
+  if (!res.body) return { file: new File([], name, { type }) };
   // Streamed to a disk-backed scratch file (res.blob() kept the whole file in memory in Firefox)
   // through one reused buffer (scratch-copy.ts), removed when the job ends and swept at start if a
   // crash left it.
@@ -75,7 +75,7 @@ async function resolveSource(
     if (signal.aborted) throw err;
     throw new JobError(t('fetchCut'));
   }
-  return new File([await scratch.handle.getFile()], name, { type });
+  return scratchUpload(scratch, name, type);
 }
 
 /** What the browser adapter says of the browser the runner runs in (platform/browser/adapter.ts). */
@@ -109,14 +109,15 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
     const cleanups: (() => Promise<unknown>)[] = [];
     try {
       abort.signal.throwIfAborted();
-      const file = await resolveSource(req.source, abort.signal, cleanups);
+      const input = await resolveSource(req.source, abort.signal, cleanups);
+      const { file } = input;
       size = file.size;
       update({ name: file.name || state.name, total: file.size });
       const track = progressTracker(size);
       const tooBig = sizeProblem(req.profile, file.size);
       if (tooBig) throw new JobError(tooBig, 'another-server');
       const { entry, historyError } = await runUpload(
-        file,
+        input,
         uploadTarget(req.profile.server, req.variant),
         req.options,
         {

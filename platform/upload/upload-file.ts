@@ -13,6 +13,8 @@
 // worked leaves its own figures (upload-way.ts).
 // The profile says the format: Teknik's AES-CTR (same length as the file) or the authenticated
 // format (header and a tag per 64 KiB record more, lib/crypto/ece-stream.ts); both ways take both.
+// Sent as it is (modes none and server), a file the job holds in an OPFS scratch file (staged from
+// the popup, right-click or clipboard, or a fetched link) goes as a File with a path too, in Chromium.
 import {
   deriveIv,
   eceEncryptStream,
@@ -56,6 +58,17 @@ export type UploadProgress = PhaseProgress;
 const DISK_PHASES = ['encrypting', 'uploading'] as const;
 /** Sent as it is, or encrypted as the network takes it. */
 const SEND_PHASES = ['uploading'] as const;
+
+/**
+ * The file a job uploads. `file` is what the job and its history entry show (name, type, size), and
+ * what is encrypted. `pathBacked`, where the job has one (a scratch file: staging.ts), gives the same
+ * bytes as a File with a path on disk, or undefined where the browser offers none; it is asked for
+ * only when the file is sent as it is (modes none and server).
+ */
+export interface UploadInput {
+  file: File;
+  pathBacked?: () => Promise<File | undefined>;
+}
 
 export interface UploadOutcome {
   entry: UploadEntry;
@@ -215,9 +228,12 @@ async function sendStreamed(
   }
 }
 
-/** The disk transport: the file as it is, or (with a cipher) its encrypted copy in OPFS, sent with XHR. */
+/**
+ * The disk transport, sent with XHR: the file as it is (its path-backed copy where there is one), or
+ * (with a cipher) its encrypted copy in OPFS.
+ */
 async function sendFromDisk(
-  file: File,
+  { file, pathBacked }: UploadInput,
   cipher: UploadCipher | undefined,
   common: Common,
   onProgress: Progress,
@@ -228,6 +244,10 @@ async function sendFromDisk(
   const started = performance.now();
   if (cipher)
     ({ body, cleanup } = await encryptToDisk(file, cipher, { onProgress, signal: common.signal, freeSpent }));
+  // This document makes the XHR, as a path-backed File requires. The part still has the file's own
+  // name (the request's fileName) and type (the contentType field; an untyped file is sent as
+  // application/octet-stream either way).
+  else body = (await pathBacked?.()) ?? file;
   const encrypted = performance.now();
   try {
     const result = await sendUpload({
@@ -255,7 +275,7 @@ let swept = false;
 export const DEFAULT_SILENCE_MS = 60_000;
 
 export async function runUpload(
-  file: File,
+  input: UploadInput,
   target: UploadTarget,
   options: UploadOptions,
   {
@@ -274,6 +294,7 @@ export async function runUpload(
     freeSpentBuffers: boolean;
   },
 ): Promise<UploadOutcome> {
+  const { file } = input;
   if (!swept) {
     swept = true;
     sweepScratch(['upload']).catch(() => {});
@@ -305,7 +326,7 @@ export async function runUpload(
     measured = { way: 'stream', sendMs: performance.now() - started };
   }
   if (result === 'refused')
-    ({ result, cleanup, measured } = await sendFromDisk(file, cipher, common, onProgress, freeSpentBuffers));
+    ({ result, cleanup, measured } = await sendFromDisk(input, cipher, common, onProgress, freeSpentBuffers));
   if (cipher && choice && measured)
     noteUploadWay(target, cipher.format, sealedSize(file, cipher), choice, measured);
   let succeeded = false;
