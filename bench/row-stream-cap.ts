@@ -5,6 +5,8 @@
 // Hushdrop's streamed upload now sends from), against curl --http2 -F in the same rounds.
 // The worker's script is the bench's own, written into the bench's copy of the built extension
 // (an extension page may start workers from its own origin only); the product has no such file.
+// b5p sends the same bytes as two streams at once, half each, from the page: whether the cap is
+// per request (then a server that took an upload in parts could pass it) or the browser's.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchBrowser } from './chromium';
@@ -62,6 +64,8 @@ export interface StreamCapResult {
   curl: number[];
   page: number[];
   worker: number[];
+  /** Two streams at once, half the bytes each: ms until both were answered. */
+  pair: number[];
 }
 
 /** Puts the worker's script into the bench's copy of the extension (before the browser starts). */
@@ -76,8 +80,13 @@ export async function streamCapRow(
   size: number,
   reps: number,
 ): Promise<StreamCapResult> {
-  const result: StreamCapResult = { curl: [], page: [], worker: [] };
+  const result: StreamCapResult = { curl: [], page: [], worker: [], pair: [] };
   const args = { url: `${server.apiUrl}/v1/Upload`, size, chunkBytes: CHUNK_BYTES };
+  const half = Math.floor(size / 2);
+  const pairArgs = [
+    { ...args, size: half },
+    { ...args, size: size - half },
+  ];
   const page = await b.ctx.newPage();
   try {
     await page.goto(b.url('upload.html'));
@@ -107,6 +116,14 @@ export async function streamCapRow(
         ),
       );
       server.clearFiles();
+      result.pair.push(
+        await page.evaluate(`(async (send, both) => {
+          const t0 = performance.now();
+          await Promise.all(both.map((one) => send(one)));
+          return performance.now() - t0;
+        })(${SEND_CONSTANT}, ${JSON.stringify(pairArgs)})`),
+      );
+      server.clearFiles();
     }
   } finally {
     await page.close();
@@ -118,4 +135,5 @@ export const capMedians = (r: StreamCapResult) => ({
   curl: median(r.curl),
   page: median(r.page),
   worker: median(r.worker),
+  pair: median(r.pair),
 });

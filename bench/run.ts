@@ -223,6 +223,14 @@ async function rowsAtoF(
         `${mb(capped.worker)} vs ${mb(capped.curl)} MiB/s (${fmt(capped.worker / 1000, 1)} s); b3 / this cap ${fmt(capped.worker / two.client, 2)}`,
       );
       add(
+        'b5p',
+        'same bytes as two streams at once, half each, from the upload page (is the cap per request?)',
+        capped.curl / capped.pair,
+        'none (what an upload in parts could reach)',
+        undefined,
+        `${mb(capped.pair)} vs ${mb(capped.curl)} MiB/s (${fmt(capped.pair / 1000, 1)} s); ${fmt(capped.page / capped.pair, 2)}× one stream`,
+      );
+      add(
         'c1',
         'browser peak RSS − idle during b1 / file size',
         one.extra / UPLOAD_BYTES,
