@@ -9,6 +9,7 @@ import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import { createRootCa, type Identity, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { fromHex } from '../merchant/wire';
+import { watchedSubtle } from './watched-subtle';
 
 const NOW = new Date();
 
@@ -116,22 +117,6 @@ describe('verdicts do not depend on the caches', () => {
   });
 });
 
-/** WebCrypto that counts signature checks (every one costs a job off the thread, issue 21). */
-function countingSubtle() {
-  const counted = { verify: 0 };
-  const subtle = new Proxy(crypto.subtle, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        if (property === 'verify') counted.verify++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { subtle: subtle as SubtleCrypto, counted };
-}
-
 describe('first sight checks each signature once', () => {
   let older: Identity;
   let issuing: Identity;
@@ -152,7 +137,7 @@ describe('first sight checks each signature once', () => {
   }, 60_000);
 
   const judge = async (store: RootStore, chain: Uint8Array[]) => {
-    const { subtle, counted } = countingSubtle();
+    const { subtle, counted } = watchedSubtle();
     const result = await evaluatePaymentRequest(await request(chain, leaf.keys.privateKey), {
       roots: store,
       now: NOW,

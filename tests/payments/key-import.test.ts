@@ -9,6 +9,7 @@ import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import { createRootCa, type Identity, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { fromHex } from '../merchant/wire';
+import { watchedSubtle } from './watched-subtle';
 
 const NOW = new Date();
 
@@ -29,25 +30,6 @@ const request = (chain: Uint8Array[], privateKey: CryptoKey) =>
     details: { time: 1n, outputs: [{ amount: 1000n, script: fromHex(P2PKH_SCRIPT) }] },
     signer: { chain, privateKey },
   });
-
-/** WebCrypto that records the format of every key import, and refuses the formats in `refuse`. */
-function watchedSubtle(refuse: readonly string[] = []) {
-  const formats: string[] = [];
-  const subtle = new Proxy(crypto.subtle, {
-    get(target, property) {
-      if (property === 'importKey') {
-        return (format: string, ...rest: unknown[]) => {
-          formats.push(format);
-          if (refuse.includes(format)) return Promise.reject(new DOMException('refused here', 'DataError'));
-          return (target.importKey as (...args: unknown[]) => Promise<CryptoKey>)(format, ...rest);
-        };
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { subtle, formats };
-}
 
 /** First sight: a fresh certificate cache, so every key of the chain is imported again. */
 const judge = (bytes: Uint8Array, subtle: SubtleCrypto) =>
