@@ -9,8 +9,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { STREAM_CHUNK_BYTES } from '../lib/crypto';
+import type { EncryptStart } from '../platform/upload/encrypt-worker';
 import { type BenchBrowser, benchFileInput } from './chromium';
 import { MIB, median, writeRandomFile } from './common';
+
+/** The Teknik format's key and IV every measure of the row uses (32 and 16 characters). */
+const BENCH_KEY = 'abcdefghijklmnopqrstuvwxyzABCDEF';
+const BENCH_IV = '0123456789ABCDEF';
 
 export interface CryptoResult {
   size: number;
@@ -65,14 +70,25 @@ export async function cryptoRow(
     // DevTools evaluation is not bound by the page's CSP, so the bench code can be put in.
     await page.evaluate(await pageCipherBundle());
     await page.evaluate(cryptoJs);
-    await page.evaluate(async () => {
-      const g = globalThis as any;
-      const file = (document.querySelector('#bench-file') as HTMLInputElement).files![0]!;
-      g.benchFile = file;
-      g.benchData = new Uint8Array(await file.arrayBuffer());
-      g.benchKey = 'abcdefghijklmnopqrstuvwxyzABCDEF';
-      g.benchIv = '0123456789ABCDEF';
-    });
+    await page.evaluate(
+      async ({ key, iv }) => {
+        const g = globalThis as any;
+        const file = (document.querySelector('#bench-file') as HTMLInputElement).files![0]!;
+        g.benchFile = file;
+        g.benchData = new Uint8Array(await file.arrayBuffer());
+        g.benchKey = key;
+        g.benchIv = iv;
+      },
+      { key: BENCH_KEY, iv: BENCH_IV },
+    );
+    // The worker's own start command, typed here so that a change to it breaks the build, not the
+    // run (the row failed from 2026-11-25 to 11-26 when the command grew a cipher of either format).
+    const start: Omit<EncryptStart, 'file' | 'name'> = {
+      type: 'start',
+      cipher: { format: 'teknik', key: BENCH_KEY, iv: BENCH_IV },
+      chunkSize,
+      freeSpent: false,
+    };
 
     const raw = () =>
       page.evaluate(async () => {
@@ -103,7 +119,7 @@ export async function cryptoRow(
       });
     const pipeline = () =>
       page.evaluate(
-        async ({ url, chunkSize }) => {
+        async ({ url, start }) => {
           const g = globalThis as any;
           const name = `bench-${crypto.randomUUID()}.bin`;
           const t0 = performance.now();
@@ -111,14 +127,7 @@ export async function cryptoRow(
           const end: any = await new Promise((resolve) => {
             w.onmessage = (e) => e.data.type !== 'progress' && resolve(e.data);
             w.onerror = (e) => resolve({ type: 'onerror', message: e.message });
-            w.postMessage({
-              type: 'start',
-              file: g.benchFile,
-              key: g.benchKey,
-              iv: g.benchIv,
-              name,
-              chunkSize,
-            });
+            w.postMessage({ ...start, file: g.benchFile, name });
           });
           const ms = performance.now() - t0;
           w.terminate();
@@ -130,7 +139,7 @@ export async function cryptoRow(
           const same = g.benchRawDigest && digest.every((x: number, i: number) => x === g.benchRawDigest[i]);
           return { ms, same };
         },
-        { url: `/assets/${worker}`, chunkSize },
+        { url: `/assets/${worker}`, start },
       );
     const cryptoJsRun = () =>
       page.evaluate(async (n) => {
