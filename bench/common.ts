@@ -47,4 +47,15 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * Ends `child` when the bench's own process ends, also when the bench is stopped mid-row (the time
+ * limit, Ctrl+C), which otherwise left servers and a Ceph cluster running.
+ */
+export function endsWithBench<T extends ChildProcess>(child: T): T {
+  const end = () => child.kill('SIGTERM');
+  process.on('exit', end);
+  child.once('exit', () => process.off('exit', end));
+  return child;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

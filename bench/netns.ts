@@ -4,7 +4,7 @@
 // iproute2 (`ip`, `tc`); where either is missing the row says so and is skipped.
 //
 // The namespace and the veth pair are removed when the row ends, and also when the bench is
-// stopped (Ctrl+C, the 20-minute stop's SIGTERM) or fails: a process exit handler removes them with
+// stopped (Ctrl+C, the time limit's SIGTERM) or fails: a process exit handler removes them with
 // synchronous commands. A namespace left by a bench that was killed outright (SIGKILL) is removed
 // by the next run, once its bench's process is gone.
 import { spawnSync } from 'node:child_process';

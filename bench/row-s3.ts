@@ -11,7 +11,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { S3_DEFAULTS } from '../server/storage/s3-config';
 import { treeMemory } from '../tests/testkit';
 import { sampler } from './chromium';
-import { now, run, stop } from './common';
+import { endsWithBench, now, run, stop } from './common';
 import { type BenchServer, startBenchServer } from './server';
 
 export interface S3Result {
@@ -31,10 +31,12 @@ const BUCKET = 'bench';
 /** `npm run ceph` in a process of its own; resolves with the variables it prints once it serves. */
 async function startStore(): Promise<{ process: ChildProcess; env: Record<string, string>; ms: number }> {
   const t0 = now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/ceph.ts'], {
-    env: { ...process.env, BUCKET },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = endsWithBench(
+    spawn(process.execPath, ['--import', 'tsx', 'scripts/ceph.ts'], {
+      env: { ...process.env, BUCKET },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const env: Record<string, string> = {};
   await new Promise<void>((done, fail) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -603,11 +603,26 @@ async function rowJ(extDir: string): Promise<void> {
   }
 }
 
+function printHeader(): void {
+  console.log(
+    `\nHushdrop bench, ${new Date().toISOString()}, ${REPS} repetitions, medians; upload size ${UPLOAD_BYTES / GIB} GiB${BIG ? '; row g: 4 GiB' : ''}\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-bench-'));
-  // Also when the bench is stopped (Ctrl+C, the 20-minute stop): its files run to GiBs.
+  // Also when the bench is stopped (Ctrl+C, the time limit): its files run to GiBs.
   const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
   process.on('exit', removeTmp);
+  // Stopped (the time limit, Ctrl+C): show what was measured, then exit (which removes the files).
+  const stop = (signal: string) => {
+    log(`stopped by ${signal} before the end: the rows measured so far`);
+    printHeader();
+    printTable();
+    process.exit(1);
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
   const server = await startBenchServer(join(tmp, 'server'));
   const tlsServer = await startBenchServer(join(tmp, 'server-h2'), '1');
   try {
@@ -628,9 +643,7 @@ async function main(): Promise<void> {
     rmSync(tmp, { recursive: true, force: true });
   }
   log('done');
-  console.log(
-    `\nHushdrop bench, ${new Date().toISOString()}, ${REPS} repetitions, medians; upload size ${UPLOAD_BYTES / GIB} GiB${BIG ? '; row g: 4 GiB' : ''}\n`,
-  );
+  printHeader();
   printTable();
   console.log(`\nTotal time ${fmt((performance.now() - started) / 1000, 0)} s. Method: bench/README.md`);
 }

@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_UPLOAD } from '../lib/settings';
 import { REFERENCE_SERVER_MAIN, serverSettings } from '../tests/testkit';
-import { stop } from './common';
+import { endsWithBench, stop } from './common';
 
 export interface BenchServer {
   /** The data directory; stored uploads are the files in `<dataDir>/files`. */
@@ -37,10 +37,12 @@ export async function startBenchServer(
   const tsx = resolve('node_modules/.bin/tsx');
   const command = [tsx, other.main ? resolve(other.main) : REFERENCE_SERVER_MAIN];
   if (other.netns) command.unshift('ip', 'netns', 'exec', other.netns);
-  const child = spawn(command[0]!, command.slice(1), {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0', ...other.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = endsWithBench(
+    spawn(command[0]!, command.slice(1), {
+      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0', ...other.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const lines: Record<string, string> = {};
   await new Promise<void>((done, fail) => {
     let buffered = '';
