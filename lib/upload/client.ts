@@ -8,6 +8,7 @@ import type {
   FileInfo,
   Transport,
   TransportOptions,
+  TransportResponse,
   UploadOptions,
   UploadResult,
   UploadTarget,
@@ -61,6 +62,19 @@ export async function sendUpload(args: SendUploadArgs): Promise<UploadResult> {
     throw networkError(error, serverAddress(target));
   }
 
+  return readUploadAnswer(target, options, iv, response);
+}
+
+/**
+ * The result of an upload from the server's answer (one request's, or an upload in parts' last),
+ * or the UploadError it amounts to.
+ */
+export function readUploadAnswer(
+  target: UploadTarget,
+  options: UploadOptions,
+  iv: string | undefined,
+  response: TransportResponse,
+): UploadResult {
   const result = parseUploadResponse(target.variant, response.status, response.contentType, response.body);
   if (options.mode === 'client' && result.iv !== undefined && result.iv !== iv) {
     // The share link carries only the key; a changed IV would make the file undecryptable.

@@ -1,15 +1,29 @@
 // The Upload API v1 client for both variants: request mapping, answer mapping, errors, links,
 // and two transports. No browser-extension API: the platform comes in as parameters.
-export { type SendUploadArgs, sendUpload } from './client';
+export { readUploadAnswer, type SendUploadArgs, sendUpload } from './client';
 export { UploadError, type UploadErrorKind } from './errors';
 export { deletionLink, shareLink, uploadEndpoint } from './links';
 export { multipartFrame, multipartStream, randomBoundary, type StreamBody } from './multipart';
+export {
+  buildPartsStart,
+  checkPartAnswer,
+  MAX_PART_BYTES,
+  MIN_PART_BYTES,
+  type PartsSession,
+  type PartsStartRequest,
+  partSize,
+  partsEndpoint,
+  partsSessionUrl,
+  partUrl,
+  readPartsStart,
+} from './parts';
 export {
   BLOCK_SIZE_BITS,
   basicAuthorization,
   buildFormData,
   buildUploadRequest,
   EXPIRATION_UNITS,
+  fieldsForm,
   KEY_SIZE_BITS,
   LINK_FORMAT_FIELD,
   partFileName,
@@ -22,6 +36,8 @@ export {
   REFUSED_WITHIN_BYTES,
   streamTransport,
   type Timers,
+  type XhrExchange,
+  xhrExchange,
   xhrTransport,
 } from './transport';
 export {

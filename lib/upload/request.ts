@@ -142,8 +142,14 @@ export function storedSize(options: Pick<UploadOptions, 'mode' | 'format'>, plai
 
 /** The multipart body: the fields in order, then the file part named with the original name. */
 export function buildFormData(request: UploadRequest, body: Blob): FormData {
-  const form = new FormData();
-  for (const [name, value] of request.fields) form.append(name, value);
+  const form = fieldsForm(request.fields);
   form.append(request.fileField, body, request.fileName);
+  return form;
+}
+
+/** The fields alone as a form, in order (an upload in parts starts with them: parts.ts). */
+export function fieldsForm(fields: ReadonlyArray<readonly [string, string]>): FormData {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
   return form;
 }

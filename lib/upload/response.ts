@@ -135,13 +135,12 @@ function readResult(variant: Variant, status: number, json: unknown): UploadResu
   return result;
 }
 
-/** Turns the server's answer into an UploadResult, or throws the UploadError it amounts to. */
-export function parseUploadResponse(
-  variant: Variant,
-  status: number,
-  contentType: string | null,
-  body: string,
-): UploadResult {
+/**
+ * Throws the UploadError a refusal amounts to (an HTTP error status, or a success status carrying
+ * the server's own refusal); otherwise returns the body read as JSON (undefined if it is not).
+ * Shared by every answer of the upload endpoints: one request's, and an upload in parts' (parts.ts).
+ */
+export function refusalChecked(status: number, contentType: string | null, body: string): unknown {
   if (status < 200 || status > 299) throw httpError(status, contentType, body);
   const json = parseJson(body);
   const refusal = errorMessage(json);
@@ -154,5 +153,15 @@ export function parseUploadResponse(
   if (isObject(json) && json.error !== undefined && json.error !== null && json.result == null) {
     throw new UploadError('rejected', t('uploadRefusedNoReason'), { status });
   }
-  return readResult(variant, status, json);
+  return json;
+}
+
+/** Turns the server's answer into an UploadResult, or throws the UploadError it amounts to. */
+export function parseUploadResponse(
+  variant: Variant,
+  status: number,
+  contentType: string | null,
+  body: string,
+): UploadResult {
+  return readResult(variant, status, refusalChecked(status, contentType, body));
 }

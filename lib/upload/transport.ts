@@ -97,58 +97,82 @@ export function fetchTransport(
   };
 }
 
-/**
- * A transport on XMLHttpRequest (the constructor is passed in), which reports upload progress
- * through `xhr.upload.onprogress`. `timeoutMs` is the longest wait with no progress at all,
- * so a slow but moving upload of a large file is never cut off.
- */
-export function xhrTransport(XHR: typeof XMLHttpRequest, timers: Timers = globalTimers): Transport {
-  return (req: TransportRequest, { onProgress, signal, timeoutMs }: TransportOptions = {}) =>
-    new Promise<TransportResponse>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(abortedError(signal.reason));
-        return;
-      }
-      const xhr = new XHR();
-      let timedOut = false;
-      const timer = watchdog(timers, timeoutMs, () => {
-        timedOut = true;
-        xhr.abort();
-      });
-      const onAbort = () => xhr.abort();
-      const settle = (outcome: () => void) => {
-        timer.stop();
-        signal?.removeEventListener('abort', onAbort);
-        outcome();
-      };
+/** One XHR exchange: any method, any body (a form, raw bytes, or none). */
+export interface XhrExchange {
+  method: 'POST' | 'PUT';
+  url: string;
+  headers: Record<string, string>;
+  body: XMLHttpRequestBodyInit | null;
+}
 
-      xhr.open('POST', req.url);
-      xhr.responseType = 'text';
-      for (const [name, value] of Object.entries(req.headers)) xhr.setRequestHeader(name, value);
-      xhr.upload.onprogress = (event) => {
-        timer.restart();
-        if (event.lengthComputable) onProgress?.(event.loaded, event.total);
-      };
-      xhr.onprogress = () => timer.restart();
-      xhr.onload = () =>
-        settle(() =>
-          resolve({
-            status: xhr.status,
-            contentType: xhr.getResponseHeader('content-type'),
-            body: xhr.responseText,
-          }),
-        );
-      xhr.onerror = () => settle(() => reject(networkError()));
-      xhr.ontimeout = () => settle(() => reject(timeoutError()));
-      xhr.onabort = () => settle(() => reject(timedOut ? timeoutError() : abortedError(signal?.reason)));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      timer.restart();
-      try {
-        xhr.send(formOf(req));
-      } catch (error) {
-        settle(() => reject(networkError(error)));
-      }
+/**
+ * One request with XMLHttpRequest (the constructor is passed in), which reports upload progress
+ * through `xhr.upload.onprogress`. `timeoutMs` is the longest wait with no progress at all,
+ * so a slow but moving upload of a large file is never cut off. Failures are UploadErrors as
+ * the transports' are (an upload in parts sends its parts with it: lib/upload/parts.ts).
+ */
+export function xhrExchange(
+  XHR: typeof XMLHttpRequest,
+  req: XhrExchange,
+  { onProgress, signal, timeoutMs }: TransportOptions = {},
+  timers: Timers = globalTimers,
+): Promise<TransportResponse> {
+  return new Promise<TransportResponse>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortedError(signal.reason));
+      return;
+    }
+    const xhr = new XHR();
+    let timedOut = false;
+    const timer = watchdog(timers, timeoutMs, () => {
+      timedOut = true;
+      xhr.abort();
     });
+    const onAbort = () => xhr.abort();
+    const settle = (outcome: () => void) => {
+      timer.stop();
+      signal?.removeEventListener('abort', onAbort);
+      outcome();
+    };
+
+    xhr.open(req.method, req.url);
+    xhr.responseType = 'text';
+    for (const [name, value] of Object.entries(req.headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      timer.restart();
+      if (event.lengthComputable) onProgress?.(event.loaded, event.total);
+    };
+    xhr.onprogress = () => timer.restart();
+    xhr.onload = () =>
+      settle(() =>
+        resolve({
+          status: xhr.status,
+          contentType: xhr.getResponseHeader('content-type'),
+          body: xhr.responseText,
+        }),
+      );
+    xhr.onerror = () => settle(() => reject(networkError()));
+    xhr.ontimeout = () => settle(() => reject(timeoutError()));
+    xhr.onabort = () => settle(() => reject(timedOut ? timeoutError() : abortedError(signal?.reason)));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    timer.restart();
+    try {
+      xhr.send(req.body);
+    } catch (error) {
+      settle(() => reject(networkError(error)));
+    }
+  });
+}
+
+/** A transport on XMLHttpRequest: the form as a POST, with progress (xhrExchange). */
+export function xhrTransport(XHR: typeof XMLHttpRequest, timers: Timers = globalTimers): Transport {
+  return (req: TransportRequest, options: TransportOptions = {}) =>
+    xhrExchange(
+      XHR,
+      { method: 'POST', url: req.url, headers: req.headers, body: formOf(req) },
+      options,
+      timers,
+    );
 }
 
 /**
