@@ -18,6 +18,10 @@
  * other way measures afresh (the person may have moved to another network since). Rates are held
  * down by such moments, never pushed up much: no file leaves faster than the link takes it.
  *
+ * An upload in parts (a Hushdrop server that takes them: platform/upload/upload-parts.ts) chooses
+ * no way and records no sample: it overlaps encrypting and sending, at about max() of the two, which
+ * met or beat the stream on every link measured. These figures decide for servers without parts.
+ *
  * No browser API here: the platform stores the figures (platform/storage/transport-figures.ts) and
  * records the samples (platform/upload/upload-file.ts).
  */

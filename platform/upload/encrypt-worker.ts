@@ -8,6 +8,10 @@
 // Protocol: the page sends one `start`, then maybe `cancel`; the worker answers with `progress`
 // reports and ends with exactly one of `done`, `unsupported` (nothing written: the page falls back
 // to its own path), `cancelled` or `error`.
+// In parts (`parts`, an upload in parts: upload-parts.ts): the same encryption, its ciphertext cut
+// at every `partBytes` (wherever the format's records fall) into one OPFS file per part. The page
+// hands out each part's file (`part-file`) as it wants the next part written, so it bounds the disk
+// used; the worker waits for it, and reports each finished part (`part-done`), then `done`.
 // Sending (`send`, the stream transport in Chromium): the worker encrypts into a streamed fetch that
 // it makes itself (send-sealed.ts says why here). It answers `sending` at once, then `progress` in
 // bytes the network took, and ends with `answered` (the server's answer, which the page reads) or
@@ -43,13 +47,31 @@ export interface SendStart {
   timeoutMs?: number;
 }
 
-export type EncryptCommand = EncryptStart | SendStart | { type: 'cancel' };
+export interface PartsStart {
+  type: 'parts';
+  file: Blob;
+  cipher: UploadCipher;
+  /** Bytes of every part but the last. */
+  partBytes: number;
+  chunkSize: number;
+  freeSpent: boolean;
+}
+
+/** The OPFS file (root directory) to write part `index` into; the page made it and holds it. */
+export interface PartFile {
+  type: 'part-file';
+  index: number;
+  name: string;
+}
+
+export type EncryptCommand = EncryptStart | SendStart | PartsStart | PartFile | { type: 'cancel' };
 
 export type EncryptReport =
   | { type: 'progress'; done: number; total: number }
   | { type: 'sending' }
   | { type: 'answered'; response: TransportResponse }
   | { type: 'send-failed'; kind: UploadErrorKind; detail: string }
+  | { type: 'part-done'; index: number; size: number }
   | { type: 'done'; size: number }
   | { type: 'unsupported'; reason: string }
   | { type: 'cancelled' }
@@ -95,6 +117,16 @@ async function openTarget(name: string): Promise<SyncAccessHandle | string> {
   }
 }
 
+/** The file's ciphertext in either format, read as the writes take it. */
+async function ciphertext(job: EncryptStart | PartsStart): Promise<ReadableStream<Uint8Array>> {
+  return job.cipher.format === 'ece'
+    ? eceEncryptStream(job.file.stream(), job.cipher.secret, { queueBytes: QUEUE_BYTES })
+    : cryptStream(job.file.stream(), await createCipher(job.cipher.key, job.cipher.iv), {
+        chunkSize: job.chunkSize,
+        queueBytes: QUEUE_BYTES,
+      });
+}
+
 async function encrypt(job: EncryptStart): Promise<EncryptReport> {
   const access = await openTarget(job.name);
   if (typeof access === 'string') return { type: 'unsupported', reason: access };
@@ -105,14 +137,7 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
     // file (writes alone: 0.5–0.7 s per GiB against 0.7–3.5 s; the whole pipeline, bound by reading
     // and encrypting, was no faster for it).
     access.truncate(total);
-    const reader = (
-      job.cipher.format === 'ece'
-        ? eceEncryptStream(job.file.stream(), job.cipher.secret, { queueBytes: QUEUE_BYTES })
-        : cryptStream(job.file.stream(), await createCipher(job.cipher.key, job.cipher.iv), {
-            chunkSize: job.chunkSize,
-            queueBytes: QUEUE_BYTES,
-          })
-    ).getReader();
+    const reader = (await ciphertext(job)).getReader();
     let reported = 0;
     let written = 0;
     try {
@@ -148,6 +173,78 @@ async function encrypt(job: EncryptStart): Promise<EncryptReport> {
   }
 }
 
+/** Part files the page has handed out, by index, and whoever waits for the next. */
+const partFiles = new Map<number, string>();
+let partFileCame: (() => void) | undefined;
+
+/** Waits until the page hands out part `index`'s file; undefined when cancelled first. */
+async function partFile(index: number): Promise<string | undefined> {
+  for (;;) {
+    if (cancelled) return undefined;
+    const name = partFiles.get(index);
+    if (name !== undefined) return name;
+    await new Promise<void>((came) => {
+      partFileCame = came;
+    });
+  }
+}
+
+async function encryptParts(job: PartsStart): Promise<EncryptReport> {
+  const total = job.cipher.format === 'ece' ? eceCiphertextSize(job.file.size) : job.file.size;
+  const parts = Math.max(1, Math.ceil(total / job.partBytes));
+  const sizeOf = (index: number) => (index < parts - 1 ? job.partBytes : total - job.partBytes * (parts - 1));
+  let index = 0;
+  let inPart = 0;
+  let written = 0;
+  let access: SyncAccessHandle | undefined;
+  const reader = (await ciphertext(job)).getReader();
+  try {
+    for (;;) {
+      if (cancelled) return { type: 'cancelled' };
+      const { value: cipherText, done } = await reader.read();
+      if (done) break;
+      let at = 0;
+      while (at < cipherText.length) {
+        if (!access) {
+          if (index >= parts) throw new Error(`The ciphertext runs past its ${total} bytes.`);
+          const name = await partFile(index);
+          if (name === undefined) return { type: 'cancelled' };
+          const opened = await openTarget(name);
+          // Only the first part can fall back (nothing was written yet); later, a lost handle fails.
+          if (typeof opened === 'string') {
+            if (index === 0) return { type: 'unsupported', reason: opened };
+            throw new Error(opened);
+          }
+          access = opened;
+          access.truncate(sizeOf(index));
+        }
+        const take = Math.min(cipherText.length - at, sizeOf(index) - inPart);
+        const slice = cipherText.subarray(at, at + take) as Uint8Array<ArrayBuffer>;
+        const count = access.write(slice, { at: inPart });
+        if (count !== take) throw new Error(`Only ${count} of ${take} bytes were written (disk full?).`);
+        at += take;
+        inPart += take;
+        written += take;
+        if (inPart === sizeOf(index)) {
+          // Closed before the page reads it: a sync access handle keeps the file from others.
+          access.close();
+          access = undefined;
+          scope.postMessage({ type: 'part-done', index, size: inPart });
+          index++;
+          inPart = 0;
+        }
+      }
+      if (job.freeSpent) freeBuffer(cipherText);
+    }
+  } finally {
+    access?.close();
+    await reader.cancel().catch(() => {});
+  }
+  if (written !== total || index !== parts)
+    throw new Error(`The encrypted parts hold ${written} bytes in ${index} parts, not ${total} in ${parts}.`);
+  return { type: 'done', size: written };
+}
+
 async function send(job: SendStart): Promise<EncryptReport> {
   scope.postMessage({ type: 'sending' });
   let reported = 0;
@@ -177,11 +274,22 @@ scope.onmessage = (event) => {
   if (command.type === 'cancel') {
     cancelled = true;
     sendAbort.abort();
+    partFileCame?.();
+    return;
+  }
+  if (command.type === 'part-file') {
+    partFiles.set(command.index, command.name);
+    partFileCame?.();
     return;
   }
   if (started) return;
   started = true;
-  (command.type === 'send' ? send(command) : encrypt(command)).then(
+  (command.type === 'send'
+    ? send(command)
+    : command.type === 'parts'
+      ? encryptParts(command)
+      : encrypt(command)
+  ).then(
     (report) => scope.postMessage(report),
     (err: unknown) =>
       scope.postMessage({

@@ -18,6 +18,8 @@ export interface SessionHandlers<T> {
   failed(heard: boolean, message: string): Settle<T | 'no-worker'>;
   /** What a Cancel ends the session with. */
   aborted(): unknown;
+  /** Told once the command is posted, with a way to post more (an upload in parts hands out its files). */
+  started?(post: (command: EncryptCommand) => void): void;
 }
 
 /** Runs `command` in a new encrypt worker; 'no-worker' when none could be made (nothing ran). */
@@ -65,5 +67,6 @@ export function encryptWorkerSession<T>(
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.postMessage(command);
+    on.started?.((more) => worker.postMessage(more));
   });
 }
