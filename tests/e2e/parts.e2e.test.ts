@@ -1,0 +1,156 @@
+// A client-mode upload in parts, in both browsers, against the product server with its smallest
+// part size (5 MiB), so a 12 MiB file is 3 parts: it goes in parts and its link opens to the exact
+// bytes; to a server without parts it goes as one POST as before; a Cancel mid-way leaves no history
+// entry, no scratch file and no session on the server; a part whose connection drops is sent again
+// and the upload completes. A front before the server (support/parts-front.ts) notes the requests
+// and plays the server without parts, the dropped connection and the part held for the Cancel.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openLink } from '../testkit/links';
+import { opfsNames } from '../testkit/opfs';
+import { serverSettings } from '../testkit/settings';
+import { until } from '../testkit/wait';
+import type { DriverPage } from './driver/driver';
+import { forEachBrowser } from './driver/each-browser';
+import { historyCount } from './support/history';
+import { UNGRANTED_HOST } from './support/hosts';
+import { type PartsFront, type Seen, startPartsFront } from './support/parts-front';
+import { serverForFile } from './support/servers';
+import { chooseFiles, FILE_INPUT, jobsShown, submitFile } from './support/uploads';
+
+const MIB = 1024 * 1024;
+const PART_BYTES = 5 * MIB;
+/** 3 parts of 5, 5 and 2 MiB (the Teknik format's ciphertext is as long as the file). */
+const SIZE = 12 * MIB;
+
+const ref = serverForFile({
+  host: UNGRANTED_HOST,
+  record: true,
+  settings: { parts: { partBytes: PART_BYTES, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 0 } },
+});
+let front: PartsFront;
+
+beforeAll(async () => {
+  front = await startPartsFront(ref.server, UNGRANTED_HOST);
+});
+afterAll(async () => {
+  await front?.close();
+});
+
+const PARTS_START = /^\/api\/v1\/Upload\/Parts$/i;
+const PART = (index: number) => new RegExp(`^/api/v1/Upload/Parts/[A-Za-z0-9]+/${index}$`, 'i');
+const ONE_REQUEST = /^\/api\/v1\/Upload$/i;
+const DONE = /^\/api\/v1\/Upload\/Parts\/[A-Za-z0-9]+$/i;
+
+/** What the front saw from the moment `mark` was taken. */
+const since = (mark: number) => front.seen.slice(mark);
+const matching = (seen: Seen[], method: string, path: RegExp) =>
+  seen.filter((s) => s.method === method && path.test(s.path));
+
+/** Upload scratch files in the extension's OPFS (an upload's encrypted copy or its parts). */
+const uploadScratch = async (page: DriverPage) =>
+  (await opfsNames(page)).filter((name) => name.startsWith('upload-'));
+
+forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
+  beforeAll(() => d.setSettings(serverSettings(front.addresses, 'current')));
+
+  async function uploadFile(name: string, bytes: Buffer): Promise<{ link: string; page: DriverPage }> {
+    const page = await d.open('upload.html');
+    await page.waitFor(FILE_INPUT);
+    const link = await submitFile(page, { name, buffer: bytes }, 120_000);
+    return { link, page };
+  }
+
+  it('goes in parts to a server that takes them, and the link opens to the exact bytes', async () => {
+    const bytes = randomBytes(SIZE);
+    const mark = front.seen.length;
+    const marked = ref.server.requests.length;
+    const { link, page } = await uploadFile('in-parts.bin', bytes);
+    const seen = since(mark);
+    expect(matching(seen, 'POST', PARTS_START).map((s) => s.status)).toEqual([201]);
+    for (const index of [0, 1, 2])
+      expect(matching(seen, 'PUT', PART(index)).map((s) => s.status)).toEqual([204]);
+    expect(matching(seen, 'PUT', PART(3))).toEqual([]);
+    expect(matching(seen, 'POST', DONE).map((s) => s.status)).toEqual([200]);
+    expect(matching(seen, 'POST', ONE_REQUEST)).toEqual([]);
+    // The server's own recording: the three parts' bodies, 5 + 5 + 2 MiB, and no one-request upload.
+    const atServer = ref.server.requests.slice(marked);
+    const puts = atServer.filter((r) => r.method === 'PUT').map((r) => r.bodyBytes);
+    expect(puts.sort((x, y) => x - y)).toEqual([SIZE - 2 * PART_BYTES, PART_BYTES, PART_BYTES]);
+    expect(atServer.filter((r) => r.method === 'POST' && ONE_REQUEST.test(r.url))).toEqual([]);
+    expect((await openLink(link)).equals(bytes)).toBe(true);
+    // Each part's file goes once the server has it; none is left after the upload.
+    await until(async () => ((await uploadScratch(page)).length === 0 ? true : undefined), 'no scratch file');
+    await page.close();
+  });
+
+  it('goes as one POST to a server without parts', async () => {
+    const bytes = randomBytes(SIZE);
+    front.noParts = true;
+    try {
+      const mark = front.seen.length;
+      const { link, page } = await uploadFile('one-request.bin', bytes);
+      const seen = since(mark);
+      expect(matching(seen, 'POST', PARTS_START).map((s) => s.status)).toEqual([404]);
+      expect(seen.filter((s) => s.method === 'PUT')).toEqual([]);
+      expect(matching(seen, 'POST', ONE_REQUEST).map((s) => s.status)).toEqual([200]);
+      expect((await openLink(link)).equals(bytes)).toBe(true);
+      await page.close();
+    } finally {
+      front.noParts = false;
+    }
+  });
+
+  it('a Cancel mid-way leaves no history entry, no scratch file and no session on the server', async () => {
+    const page = await d.open('upload.html');
+    await page.waitFor(FILE_INPUT);
+    const before = await historyCount(page);
+    const mark = front.seen.length;
+    front.holdPart = 1;
+    try {
+      await chooseFiles(page, { name: 'cancelled.bin', buffer: randomBytes(SIZE) });
+      await until(async () => front.held ?? undefined, 'part 1 held at the front');
+      await page.click({
+        css: 'button',
+        hasText: 'Cancel',
+        within: { css: '.job[data-state="running"]', hasText: 'cancelled.bin' },
+      });
+      await page
+        .waitFor({ css: '.job[data-state="cancelled"]', hasText: 'cancelled.bin' })
+        .catch(async (err) => {
+          throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+        });
+      expect(await historyCount(page)).toBe(before);
+      // The session was aborted, as the server answered it.
+      const aborted = await until(
+        async () => matching(since(mark), 'DELETE', DONE).find((s) => s.status !== undefined),
+        'the session aborted',
+      );
+      expect(aborted.status).toBe(204);
+      expect(await uploadScratch(page)).toEqual([]);
+      const stored = await ref.server.storedBlobs();
+      expect(stored.inProgress).toBe(0);
+      expect(matching(since(mark), 'POST', DONE)).toEqual([]);
+    } finally {
+      front.holdPart = undefined;
+      front.held = undefined;
+      front.releaseHeld();
+    }
+    await page.close();
+  });
+
+  it('sends a part again when its connection drops, and the upload completes', async () => {
+    const bytes = randomBytes(SIZE);
+    const mark = front.seen.length;
+    front.dropPart = 1;
+    try {
+      const { link, page } = await uploadFile('dropped-part.bin', bytes);
+      const seen = since(mark);
+      expect(matching(seen, 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, 204]);
+      expect((await openLink(link)).equals(bytes)).toBe(true);
+      await page.close();
+    } finally {
+      front.dropPart = undefined;
+    }
+  });
+});
