@@ -12,7 +12,9 @@ import {
   UploadError,
   type UploadOptions,
   type UploadTarget,
+  xhrExchange,
 } from '../../lib/upload';
+import { FakeXHR, XHR } from './fakes';
 
 const addresses = {
   baseUrl: 'https://hush.example',
@@ -190,5 +192,39 @@ describe('parts', () => {
     expect(() => checkPartAnswer(answer(200, ''), 0, 3)).toThrow(
       expect.objectContaining({ kind: 'bad-response' }),
     );
+  });
+});
+
+describe('a part’s request (xhrExchange)', () => {
+  it('PUTs the raw bytes with the headers given, and reports progress', async () => {
+    const body = new Blob([new Uint8Array(10)]);
+    const seen: number[] = [];
+    const sent = xhrExchange(
+      XHR,
+      {
+        method: 'PUT',
+        url: 'https://h/v1/Upload/Parts/x/0',
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body,
+      },
+      { onProgress: (loaded) => seen.push(loaded) },
+    );
+    const xhr = FakeXHR.last!;
+    expect([xhr.method, xhr.url, xhr.body, xhr.headers]).toEqual([
+      'PUT',
+      'https://h/v1/Upload/Parts/x/0',
+      body,
+      { 'Content-Type': 'application/octet-stream' },
+    ]);
+    xhr.progress(10, 10);
+    xhr.respond(204, null, '');
+    expect((await sent).status).toBe(204);
+    expect(seen).toEqual([10]);
+  });
+
+  it('a broken connection is a network UploadError (the part is sent once more)', async () => {
+    const sent = xhrExchange(XHR, { method: 'PUT', url: 'https://h/p', headers: {}, body: null });
+    FakeXHR.last!.fail();
+    await expect(sent).rejects.toMatchObject({ kind: 'network' });
   });
 });
