@@ -94,7 +94,7 @@ describe('Start’s form', () => {
 
   it('refuses a total that is not a positive whole number', () => {
     for (const bad of [0, -1, 1.5, Number.NaN])
-      expect(() => buildPartsStart(current, client, file, bad, IV)).toThrow();
+      expect(() => buildPartsStart(current, client, file, bad, IV)).toThrow(RangeError);
   });
 });
 
