@@ -7,6 +7,13 @@ import type { Readable } from 'node:stream';
 import type { ApiContext } from './api/context';
 import { handleDelete, handleDownload, handleDownloadData } from './api/downloads';
 import { serverInfo } from './api/info';
+import {
+  handlePartPut,
+  handlePartsAbort,
+  handlePartsDone,
+  handlePartsStart,
+  type PartsRequest,
+} from './api/parts';
 import { handleUpload, type Links, replyStorageError } from './api/upload';
 import type { ServerSettings } from './config/settings';
 import type { AccessLog } from './http/access-log';
@@ -26,6 +33,7 @@ import { watchSlowClient } from './http/slow-clients';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
+import type { Variant } from './uploads/record';
 
 /** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
 const SMALL_BODY_LIMIT = 8 * 1024;
@@ -85,6 +93,11 @@ function linksFrom(settings: ServerSettings, origin: string): Links {
   };
 }
 
+/** Routes whose body is an upload's (or a part of one): a refusal reads it first, up to a cap. */
+function readsBody(target: Route): boolean {
+  return target.kind === 'upload' || target.kind === 'parts-start' || target.kind === 'parts-put';
+}
+
 export function createApp(deps: AppDeps): App {
   const { ctx, proxies, accessLog, seams } = deps;
   const { settings } = ctx;
@@ -108,6 +121,14 @@ export function createApp(deps: AppDeps): App {
           links: x.links,
           address: x.address,
         });
+      case 'parts-start':
+        return handlePartsStart(ctx, partsRequest(x, target.variant));
+      case 'parts-put':
+        return handlePartPut(ctx, partsRequest(x, target.variant), target.id, target.index);
+      case 'parts-done':
+        return handlePartsDone(ctx, partsRequest(x, target.variant), target.id, x.links);
+      case 'parts-abort':
+        return handlePartsAbort(ctx, partsRequest(x, target.variant), target.id);
       case 'download':
         return handleDownload(ctx, req, res, target.fileName);
       case 'download-data':
@@ -135,6 +156,18 @@ export function createApp(deps: AppDeps): App {
     }
   }
 
+  function partsRequest(x: Exchange, variant: Variant): PartsRequest {
+    return {
+      variant,
+      req: x.req,
+      res: x.res,
+      body: x.body,
+      reply: x.reply,
+      links: x.links,
+      address: x.address,
+    };
+  }
+
   async function health(reply: Reply): Promise<void> {
     if (deps.stopping())
       return replyJson(reply, 503, { status: 'stopping' }, { 'Cache-Control': 'no-store' });
@@ -148,7 +181,7 @@ export function createApp(deps: AppDeps): App {
 
   /** Refuses a request (429, 413, 503) without reading more of its body than needed. */
   async function refuse(x: Exchange, answer: () => void): Promise<void> {
-    if (x.route.kind === 'upload') {
+    if (readsBody(x.route)) {
       // Upload clients (browsers) show an answer only once their body is sent: read it, up to a cap.
       if ((await drain(x.body, REFUSED_UPLOAD_CAP)) === 'over-cap') closeAfterReply(x.req, x.res, x.body);
     } else if (hasBody(x.req)) closeAfterReply(x.req, x.res, x.body);
@@ -215,8 +248,8 @@ export function createApp(deps: AppDeps): App {
     const admitted = ctx.limits.admitRequest(address, ctx.now());
     if (!admitted.ok) return refuse(x, () => replyTooMany(x.reply, admitted.message, admitted.retryAfterMs));
 
-    // Only uploads and DownloadData read a body; every other route takes a few bytes at most.
-    if (target.kind !== 'upload' && target.kind !== 'download-data' && hasBody(req)) {
+    // Only uploads (one request, a Start, a part) and DownloadData read a body; every other route takes a few bytes at most.
+    if (!readsBody(target) && target.kind !== 'download-data' && hasBody(req)) {
       const small = await readSmallBody(req, body, SMALL_BODY_LIMIT);
       if (!small.ok) {
         if (small.why === 'gone') return;

@@ -4,6 +4,8 @@
 //   POST /v1/Upload?sub=api        legacy upload        GET /<name>?sub=u, /u/<name>               download
 //   POST /api/v1/Upload            current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>    delete
 //   POST /u/Action/DownloadData    stored bytes by name GET /_hushdrop/info, /_hushdrop/health
+// Uploads in parts, under either variant's upload path P (…/v1/Upload/Parts, legacy with ?sub=api kept):
+//   POST P  start     PUT P/<id>/<index>  one part     POST P/<id>  done     DELETE P/<id>  abort
 
 import type { Variant } from './uploads/record';
 
@@ -12,6 +14,10 @@ export const RESERVED_PREFIX = '/_hushdrop/';
 
 export type Route =
   | { kind: 'upload'; variant: Variant }
+  | { kind: 'parts-start'; variant: Variant }
+  | { kind: 'parts-put'; variant: Variant; id: string; index: string }
+  | { kind: 'parts-done'; variant: Variant; id: string }
+  | { kind: 'parts-abort'; variant: Variant; id: string }
   | { kind: 'download'; fileName: string }
   | { kind: 'delete'; fileName: string; deletionKey: string }
   | { kind: 'download-data' }
@@ -63,7 +69,20 @@ export function route(method: string, rawUrl: string): Route {
     return { kind: 'none' };
   };
 
+  // After the upload path's segments: `parts`, then the session id and the part's index as sent.
+  const partsRoute = (variant: Variant, rest: string[]): Route => {
+    if (rest.length === 0 || rest[0]!.toLowerCase() !== 'parts') return { kind: 'none' };
+    const [, id, index] = rest;
+    if (rest.length === 1 && method === 'POST') return { kind: 'parts-start', variant };
+    if (rest.length === 2 && method === 'POST') return { kind: 'parts-done', variant, id: id! };
+    if (rest.length === 2 && method === 'DELETE') return { kind: 'parts-abort', variant, id: id! };
+    if (rest.length === 3 && method === 'PUT') return { kind: 'parts-put', variant, id: id!, index: index! };
+    return { kind: 'none' };
+  };
+
   if (sub === 'api') {
+    if (lower.length > 2 && lower[0] === 'v1' && lower[1] === 'upload')
+      return partsRoute('legacy', parts.slice(2));
     const isUpload = method === 'POST' && lower.length === 2 && lower[0] === 'v1' && lower[1] === 'upload';
     return isUpload ? { kind: 'upload', variant: 'legacy' } : { kind: 'none' };
   }
@@ -71,6 +90,8 @@ export function route(method: string, rawUrl: string): Route {
   if (method === 'POST' && lower.length === 3 && lower.join('/') === 'api/v1/upload') {
     return { kind: 'upload', variant: 'current' };
   }
+  if (lower.length > 3 && lower.slice(0, 3).join('/') === 'api/v1/upload')
+    return partsRoute('current', parts.slice(3));
   if (lower[0] === 'u') return fileRoute(parts.slice(1));
   if (isGet && parts.length === 0) return { kind: 'index' };
   return { kind: 'none' };
@@ -81,5 +102,7 @@ export function route(method: string, rawUrl: string): Route {
  * keeps the key of, or one not encrypted at all, the name is all it takes to download it.
  */
 export function describeRoute(target: Route): string {
-  return target.kind === 'upload' ? `upload-${target.variant}` : target.kind;
+  if (target.kind === 'upload' || target.kind.startsWith('parts-'))
+    return `${target.kind}-${(target as { variant: Variant }).variant}`;
+  return target.kind;
 }

@@ -76,7 +76,7 @@ export async function startServer(
 
   // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
   const storage = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
-  const uploads = new Uploads(storage, now);
+  const uploads = new Uploads(storage, now, settings.parts);
   const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
   const accessLog = openAccessLog(settings.accessLog);
   let stopping = false;

@@ -34,5 +34,7 @@ export function serverInfo(settings: ServerSettings, links: Links) {
     maxUploadBytes: settings.maxUploadBytes ?? null,
     maxAgeSeconds,
     accounts: { required: settings.requireAccount, auth: 'basic' },
+    /** Uploads in parts (…/v1/Upload/Parts): every part but the last has partBytes bytes. */
+    parts: { partBytes: settings.parts.partBytes },
   };
 }

@@ -14,7 +14,7 @@ import { isLinkFormat, type UploadRecord, type Variant } from '../uploads/record
 import { cipherProblem, ctrTransform } from './cipher';
 import type { ApiContext } from './context';
 import { bindExpiry, computeExpiry, isoWithOffset } from './expiry';
-import { bindUploadParams, fileExtension } from './fields';
+import { bindUploadParams, type FieldMap, fileExtension } from './fields';
 import { type FileSink, FORM_OVERHEAD_ALLOWANCE, receiveUpload } from './multipart';
 
 /** Lengths of generated key, IV and deletion key (Teknik's config defaults: 256/8, 128/8, 24). */
@@ -51,13 +51,51 @@ export interface UploadRequest {
 /** An upload's answer: the result object the API returns (tests may reshape it, as old servers did). */
 export type UploadResult = Record<string, unknown>;
 
-function unauthorized(reply: Reply, message = 'Unauthorized'): void {
+export function unauthorized(reply: Reply, message = 'Unauthorized'): void {
   replyJson(
     reply,
     401,
     { error: { type: 401, message } },
     { 'WWW-Authenticate': `Basic realm="${AUTH_REALM}"` },
   );
+}
+
+/** Who uploads, or the answer that refuses it: the same rules for a one-request upload and for parts. */
+export type Uploader =
+  | { ok: true; username: string | undefined }
+  | { ok: false; answer: (reply: Reply) => void };
+
+/** The current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are required. */
+export async function whoUploads(ctx: ApiContext, variant: Variant, req: IncomingMessage): Promise<Uploader> {
+  if (variant === 'current') {
+    const credentials = parseBasicAuth(req.headers.authorization);
+    if (credentials.kind === 'bad') return { ok: false, answer: (reply) => unauthorized(reply) };
+    if (credentials.kind === 'credentials') {
+      const verified = await ctx.accounts.verify(credentials.username, credentials.token);
+      if (verified === null) return { ok: false, answer: (reply) => unauthorized(reply) };
+      return { ok: true, username: verified };
+    }
+    if (ctx.settings.requireAccount)
+      return {
+        ok: false,
+        answer: (reply) =>
+          unauthorized(
+            reply,
+            'Unauthorized. This server takes uploads only from accounts (Basic auth with a username and token).',
+          ),
+      };
+    return { ok: true, username: undefined };
+  }
+  if (ctx.settings.requireAccount)
+    return {
+      ok: false,
+      answer: (reply) =>
+        unauthorized(
+          reply,
+          'Unauthorized. This server takes uploads only from accounts, through the current API (api_url) with Basic auth.',
+        ),
+    };
+  return { ok: true, username: undefined };
 }
 
 /** 507 when the store is full, 503 when it failed otherwise: a sentence either way, and nothing kept. */
@@ -87,31 +125,9 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     answer();
   };
 
-  // Who: the current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are required.
-  let username: string | undefined;
-  if (up.variant === 'current') {
-    const credentials = parseBasicAuth(req.headers.authorization);
-    if (credentials.kind === 'bad') return refuse(() => unauthorized(reply));
-    if (credentials.kind === 'credentials') {
-      const verified = await ctx.accounts.verify(credentials.username, credentials.token);
-      if (verified === null) return refuse(() => unauthorized(reply));
-      username = verified;
-    } else if (ctx.settings.requireAccount) {
-      return refuse(() =>
-        unauthorized(
-          reply,
-          'Unauthorized. This server takes uploads only from accounts (Basic auth with a username and token).',
-        ),
-      );
-    }
-  } else if (ctx.settings.requireAccount) {
-    return refuse(() =>
-      unauthorized(
-        reply,
-        'Unauthorized. This server takes uploads only from accounts, through the current API (api_url) with Basic auth.',
-      ),
-    );
-  }
+  const who = await whoUploads(ctx, up.variant, req);
+  if (!who.ok) return refuse(() => who.answer(reply));
+  const { username } = who;
 
   // How many, and how much.
   const now = ctx.now();
@@ -127,7 +143,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
 
   // Fields may come after the file part; the cipher starts with what is known when the file begins and
   // is corrected afterwards if later fields changed the picture (rare: clients send fields first).
-  let speculation: Speculation | null = null;
+  let speculation = null as Speculation | null;
   const { blobs } = ctx.uploads.storage;
   const received = await receiveUpload<string>(body, req.headers, {
     maxBytes: Math.min(maxUpload, byteBudget.bytes),
@@ -158,15 +174,60 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
   const file = received.file;
   if (!file) return replyAppError(reply, 'Invalid Upload Request');
 
-  let blobId = file.stored;
+  await finishUpload(ctx, {
+    variant: up.variant,
+    reply,
+    links: up.links,
+    address: up.address,
+    username,
+    fields: received.fields,
+    file: { blobId: file.stored, size: file.size, filename: file.filename, mimeType: file.mimeType },
+    speculation,
+    dntHeader: req.headers.dnt === '1',
+    httpVersion: req.httpVersion,
+  });
+}
+
+/** Stored bytes that are to become an upload: everything `finishUpload` needs besides the form. */
+export interface ReceivedBytes {
+  blobId: string;
+  size: number;
+  /** The file name as sent (the file part's filename, or the parts' `fileName` field). */
+  filename: string;
+  /** The type the bytes came with, used when the form has no `contentType`. */
+  mimeType: string;
+}
+
+export interface FinishInput {
+  variant: Variant;
+  reply: Reply;
+  links: Links;
+  address: string;
+  username: string | undefined;
+  fields: FieldMap;
+  file: ReceivedBytes;
+  /** What the cipher was set up with while the bytes arrived (null: stored as sent). */
+  speculation: Speculation | null;
+  dntHeader: boolean;
+  httpVersion: string;
+}
+
+/**
+ * Makes stored bytes an upload: binds the form, checks it, records, charges the quota and answers, as
+ * every way in (one request, or parts) must do alike. Any failure removes the bytes.
+ */
+export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise<void> {
+  const { file, reply } = input;
+  const { blobs } = ctx.uploads.storage;
+  let blobId = file.blobId;
   try {
-    const params = bindUploadParams(received.fields);
+    const params = bindUploadParams(input.fields);
     const formatProblem = linkFormatProblem(params, file.size);
     if (formatProblem) {
       await blobs.delete(blobId);
       return replyAppError(reply, formatProblem, 400);
     }
-    const spec = speculation as Speculation | null;
+    const spec = input.speculation;
     let key = params.key ?? null;
     let iv = params.iv ?? null;
     if (params.encrypt) {
@@ -186,14 +247,14 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     const saved = params.saveKey && key !== null;
     const createdAt = ctx.now();
     const expiry =
-      up.variant === 'legacy'
-        ? computeExpiry(bindExpiry(received.fields), createdAt)
+      input.variant === 'legacy'
+        ? computeExpiry(bindExpiry(input.fields), createdAt)
         : { maxDownloads: 0, expirationDate: null, expiresAt: null };
     // The server's own maximum age, when it has one, shortens whatever was asked for.
     const cap = ctx.settings.maxAgeMs > 0 ? createdAt + ctx.settings.maxAgeMs : null;
     if (cap !== null && (expiry.expiresAt === null || cap < expiry.expiresAt)) {
       expiry.expiresAt = cap;
-      expiry.expirationDate = up.variant === 'legacy' ? isoWithOffset(new Date(cap)) : null;
+      expiry.expirationDate = input.variant === 'legacy' ? isoWithOffset(new Date(cap)) : null;
     }
     const record: UploadRecord = await ctx.uploads.create(
       {
@@ -204,26 +265,26 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
         iv,
         saved,
         deletionKey: params.genDeletionKey ? randomText(DELETION_KEY_CHARS) : '',
-        ...(username !== undefined ? { username } : {}),
+        ...(input.username !== undefined ? { username: input.username } : {}),
         maxDownloads: expiry.maxDownloads,
         downloads: 0,
         expirationDate: expiry.expirationDate,
         expiresAt: expiry.expiresAt,
-        variant: up.variant,
+        variant: input.variant,
         originalName: file.filename,
-        doNotTrack: up.variant === 'current' && params.doNotTrack,
-        dntHeader: req.headers.dnt === '1',
+        doNotTrack: input.variant === 'current' && params.doNotTrack,
+        dntHeader: input.dntHeader,
         encrypted: params.encrypt,
-        httpVersion: req.httpVersion,
+        httpVersion: input.httpVersion,
         createdAt,
         ...(params.linkFormat !== undefined ? { linkFormat: params.linkFormat as 'ece1' } : {}),
       },
       fileExtension(file.filename),
     );
-    ctx.limits.chargeUpload(up.address, username, file.size, ctx.now());
+    ctx.limits.chargeUpload(input.address, input.username, file.size, ctx.now());
 
     // The key travels in the fragment only when the server does not keep it (teknik.md §3.3, §4).
-    const link = fileLink(up.links, up.variant, record.fileName);
+    const link = fileLink(input.links, input.variant, record.fileName);
     const result: UploadResult = {
       url: key !== null && !saved ? `${link}#${key}` : link,
       fileName: record.fileName,
@@ -234,7 +295,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
       iv,
       blockSize: params.blockSize,
     };
-    if (up.variant === 'legacy') {
+    if (input.variant === 'legacy') {
       result.maxDownloads = record.maxDownloads;
       result.expirationDate = record.expirationDate;
     }
@@ -254,7 +315,10 @@ const ECE1_MIN_BYTES = 21 + 17;
  * Why a `linkFormat` field cannot be taken, or undefined. An ece1 file is already encrypted by the
  * client, so the server may not encrypt it again or be handed a key, and it has at least a header.
  */
-function linkFormatProblem(params: ReturnType<typeof bindUploadParams>, size: number): string | undefined {
+export function linkFormatProblem(
+  params: ReturnType<typeof bindUploadParams>,
+  size: number,
+): string | undefined {
   if (params.linkFormat === undefined) return undefined;
   if (!isLinkFormat(params.linkFormat))
     return `Unknown linkFormat "${params.linkFormat.slice(0, 40)}": this server knows ece1.`;
@@ -265,7 +329,7 @@ function linkFormatProblem(params: ReturnType<typeof bindUploadParams>, size: nu
 }
 
 // What the cipher was set up with when the file part began, before later fields were known.
-interface Speculation {
+export interface Speculation {
   key: string;
   iv: string;
 }

@@ -8,7 +8,7 @@ import { type AccountEntry, checkUsername } from '../accounts/accounts';
 import { checkTokenHash } from '../accounts/tokens';
 import { ProxyListError, proxyList } from '../http/client';
 import { S3ConfigError, type S3Settings, s3Settings } from '../storage/s3-config';
-import { defaultDataDir, defaultSettings, type ServerSettings } from './settings';
+import { defaultDataDir, defaultSettings, MIB, MIN_PART_BYTES, type ServerSettings } from './settings';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -123,6 +123,7 @@ const TOP_KEYS = [
   'limits',
   'expiry',
   'timeouts',
+  'parts',
   'accessLog',
   'tls',
 ] as const;
@@ -141,6 +142,8 @@ const TIMEOUT_KEYS = [
   'keepAliveSeconds',
   'shutdownGraceSeconds',
 ] as const;
+
+const PARTS_KEYS = ['partSizeMiB', 'sessionMinutes', 'sessionsPerAddress'] as const;
 
 const S3_KEYS = ['endpoint', 'region', 'partSizeMiB', 'partsInFlight', 'timeoutSeconds'] as const;
 
@@ -289,6 +292,24 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
       s.timeouts.slowClientMinBytes = count(t.slowClientMinBytes, 'timeouts.slowClientMinBytes');
     if (t.keepAliveSeconds !== undefined) s.timeouts.keepAliveMs = seconds('keepAliveSeconds');
     if (t.shutdownGraceSeconds !== undefined) s.timeouts.shutdownGraceMs = seconds('shutdownGraceSeconds');
+  }
+  if (file.parts !== undefined) {
+    const p = file.parts;
+    if (!isObject(p)) throw new ConfigError('"parts" in the config file must be an object.');
+    onlyKeys(p, PARTS_KEYS, '"parts" in the config file');
+    if (p.partSizeMiB !== undefined) {
+      const mib = count(p.partSizeMiB, 'parts.partSizeMiB', 5120);
+      if (mib * MIB < MIN_PART_BYTES)
+        throw new ConfigError(
+          `parts.partSizeMiB must be at least ${MIN_PART_BYTES / MIB} (S3's smallest part).`,
+        );
+      s.parts.partBytes = mib * MIB;
+    }
+    if (p.sessionMinutes !== undefined)
+      s.parts.sessionLifetimeMs =
+        Math.max(1, count(p.sessionMinutes, 'parts.sessionMinutes', 10080)) * 60_000;
+    if (p.sessionsPerAddress !== undefined)
+      s.parts.sessionsPerAddress = count(p.sessionsPerAddress, 'parts.sessionsPerAddress');
   }
   const log = pick('ACCESS_LOG', 'accessLog');
   if (log) {

@@ -29,6 +29,20 @@ export interface ServerTimeouts {
   shutdownGraceMs: number;
 }
 
+/** Uploads in parts (`…/Upload/Parts`): how they are cut, how long a session lives, how many one address keeps open. */
+export interface PartsSettings {
+  /** Bytes of every part but the last (at least MIN_PART_BYTES: S3's smallest part). */
+  partBytes: number;
+  /** A session not finished this long after its start is removed with everything it stored. */
+  sessionLifetimeMs: number;
+  /** Sessions one client address may have open at once; one more Start gets 429 (0 = no limit). */
+  sessionsPerAddress: number;
+}
+
+export const MIB = 1024 * 1024;
+/** S3 refuses parts smaller than this (but the last). */
+export const MIN_PART_BYTES = 5 * MIB;
+
 export interface ServerSettings {
   /** Listening address and port (0 = a free port). */
   host: string;
@@ -57,6 +71,7 @@ export interface ServerSettings {
   /** Bytes without a record (left by a crash) are removed once this old. */
   orphanAgeMs: number;
   timeouts: ServerTimeouts;
+  parts: PartsSettings;
   /** `stdout`, `off`, or a file path. */
   accessLog: string;
   /** Certificate and key PEM files: the server speaks HTTPS itself (HTTP/2 and HTTP/1.1 unless http2 is false). */
@@ -99,6 +114,7 @@ export function defaultSettings(dataDir: string): ServerSettings {
       keepAliveMs: 30_000,
       shutdownGraceMs: 30_000,
     },
+    parts: { partBytes: 16 * MIB, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
     accessLog: 'stdout',
   };
 }

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { diskError, fsCode } from './disk-errors';
+import { DiskParts } from './disk-parts';
 import { StorageError } from './errors';
-import type { BlobInfo, BlobStore, ByteRange, PutOptions } from './types';
+import type { BlobInfo, BlobStore, ByteRange, PartsLayout, PutOptions } from './types';
 
 const ID = /^[A-Za-z0-9]{1,64}$/;
 const PART = '.part';
@@ -29,7 +30,11 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 export class DiskBlobs implements BlobStore {
-  constructor(readonly dir: string) {}
+  private readonly parts: DiskParts;
+
+  constructor(readonly dir: string) {
+    this.parts = new DiskParts(dir, (id) => this.pathOf(id), syncDir);
+  }
 
   async init(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -111,5 +116,27 @@ export class DiskBlobs implements BlobStore {
         if (fsCode(err) !== 'ENOENT') throw diskError(err, 'listing uploads');
       }
     }
+  }
+
+  // Writes in parts (disk-parts.ts); the handle is always '' (the id names the folder).
+  beginParts(id: string): Promise<string> {
+    return this.parts.begin(id);
+  }
+
+  putPart(id: string, _handle: string, layout: PartsLayout, index: number, body: Readable): Promise<void> {
+    return this.parts.put(id, layout, index, body);
+  }
+
+  completeParts(id: string, _handle: string, layout: PartsLayout): Promise<{ size: number }> {
+    return this.parts.complete(id, layout);
+  }
+
+  abortParts(id: string, _handle: string): Promise<void> {
+    return this.parts.abort(id);
+  }
+
+  /** Only writes in parts can be left open on disk (a failed put leaves nothing). */
+  sweepOpenUploads(olderThanMs: number, keep: ReadonlySet<string> = new Set()): Promise<number> {
+    return this.parts.sweep(olderThanMs, keep);
   }
 }

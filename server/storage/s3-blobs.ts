@@ -16,8 +16,16 @@ import { StorageError } from './errors';
 import { deadline, listObjects } from './s3-client';
 import type { S3Settings } from './s3-config';
 import { s3Code, s3Error, s3Status } from './s3-errors';
+import { S3Parts } from './s3-parts';
 import { guardedRead } from './s3-read-stream';
-import type { BlobInfo, BlobStore, ByteRange, PutOptions } from './types';
+import {
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+  type PartsLayout,
+  type PutOptions,
+  partsKey,
+} from './types';
 
 const ID = /^[A-Za-z0-9]{1,64}$/;
 
@@ -41,7 +49,10 @@ export class S3Blobs implements BlobStore {
     private readonly settings: S3Settings,
   ) {
     this.dir = `${settings.prefix}blobs/`;
+    this.parts = new S3Parts(client, settings);
   }
+
+  private readonly parts: S3Parts;
 
   /** Keys of failed puts whose cleanup the store did not answer (bounded: one per failed upload). */
   private readonly leftOver = new Set<string>();
@@ -164,6 +175,23 @@ export class S3Blobs implements BlobStore {
     }
   }
 
+  // Writes in parts (s3-parts.ts): the handle is the multipart upload's id.
+  beginParts(id: string): Promise<string> {
+    return this.parts.begin(this.keyOf(id));
+  }
+
+  putPart(id: string, handle: string, layout: PartsLayout, index: number, body: Readable): Promise<void> {
+    return this.parts.put(id, this.keyOf(id), handle, layout, index, body);
+  }
+
+  completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
+    return this.parts.complete(id, this.keyOf(id), handle, layout);
+  }
+
+  abortParts(id: string, handle: string): Promise<void> {
+    return this.parts.abort(this.keyOf(id), handle);
+  }
+
   /** Multipart uploads the store holds open under `keyPrefix` (default: all of this store's blobs). */
   async openUploads(keyPrefix = this.dir, signal?: AbortSignal): Promise<OpenUpload[]> {
     const found: OpenUpload[] = [];
@@ -213,13 +241,19 @@ export class S3Blobs implements BlobStore {
   /**
    * Aborts multipart uploads started more than `olderThanMs` ago (by the store's clock, compared with
    * `now`): what a crashed instance, or a put whose cleanup could not reach the store, left behind.
-   * Choose `olderThanMs` above the longest an upload may take, so no running upload is cut off.
+   * Choose `olderThanMs` above the longest an upload may take, so no running upload is cut off. Writes
+   * in parts of live sessions (`keep`) may be older than that: they stay.
    */
-  async sweepOpenUploads(olderThanMs: number, now = Date.now()): Promise<number> {
+  async sweepOpenUploads(
+    olderThanMs: number,
+    keep: ReadonlySet<string> = new Set(),
+    now = Date.now(),
+  ): Promise<number> {
     let aborted = 0;
     try {
       for (const open of await this.openUploads()) {
         if (now - open.initiatedAt < olderThanMs) continue;
+        if (keep.has(partsKey(open.key.slice(this.dir.length), open.uploadId))) continue;
         await this.abortUpload(open);
         aborted++;
       }

@@ -28,6 +28,12 @@
  * - `records.delete` and `blobs.delete` are idempotent. The server writes the blob before the record
  *   and deletes the record before the blob, so a crash in between leaves at most a blob without a
  *   record, which the sweeper removes once it is older than an upload could take (`list`).
+ * - Parts (`beginParts` … `completeParts`): one blob written in numbered pieces by several requests,
+ *   possibly at several instances, in any order and in parallel. Between the requests the write is
+ *   known by the blob id and the `handle` `beginParts` gave (store it with the session; disk: '', S3:
+ *   the multipart upload's id). A part is stored whole or not at all (a failed part leaves its index
+ *   absent). `completeParts` checks that every part is there with its size and makes the blob visible
+ *   without copying its bytes; until then, nothing of it is in `list`. `abortParts` removes it all.
  * - Failures of the store itself reject with a `StorageError` (see errors.ts) whose `kind` says what
  *   the server answers: `full` (507), `unavailable` (503). Callers never see a raw fs or SDK error.
  */
@@ -63,9 +69,66 @@ export interface BlobStore {
   list(): AsyncIterable<BlobInfo>;
   /**
    * Removes writes started more than `olderThanMs` ago and never finished (S3: multipart uploads an
-   * instance that crashed left open); resolves with how many. Absent where a failed write leaves nothing.
+   * instance that crashed left open; writes in parts no session knows any more); resolves with how many.
+   * `keep` holds the handles of live writes in parts (blob id and handle as `partsKey` makes them), which
+   * are never removed whatever their age.
    */
-  sweepOpenUploads?(olderThanMs: number): Promise<number>;
+  sweepOpenUploads?(olderThanMs: number, keep?: ReadonlySet<string>): Promise<number>;
+
+  /** Starts blob `id` written in parts; resolves with the handle the other part calls need. */
+  beginParts(id: string): Promise<string>;
+  /**
+   * Stores part `index` (0-based) of `layout` from `body`, which must have exactly its size: otherwise it
+   * rejects with PartLengthError and the index is absent (also when it had been stored before). Sending an
+   * index again replaces it. Never holds the part whole in memory.
+   */
+  putPart(id: string, handle: string, layout: PartsLayout, index: number, body: Readable): Promise<void>;
+  /** Checks every part and makes the blob visible (no copy); rejects with PartsMissingError otherwise. */
+  completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }>;
+  /** Removes everything the write in parts stored; an unknown or finished one is not an error. */
+  abortParts(id: string, handle: string): Promise<void>;
+}
+
+/** How a blob written in parts is cut: `count` parts of `partBytes` bytes, the last one the remainder. */
+export interface PartsLayout {
+  count: number;
+  partBytes: number;
+  totalBytes: number;
+}
+
+/** The size part `index` must have in `layout`. */
+export function partSize(layout: PartsLayout, index: number): number {
+  return index < layout.count - 1
+    ? layout.partBytes
+    : layout.totalBytes - layout.partBytes * (layout.count - 1);
+}
+
+/** A write in parts that `completeParts` cannot finish: some parts never arrived whole. */
+export class PartsMissingError extends Error {
+  override readonly name = 'PartsMissingError';
+  constructor(readonly missing: number) {
+    super(`${missing} part(s) are missing.`);
+  }
+}
+
+/** A part's body was not the size it had to be; nothing of it was kept. */
+export class PartLengthError extends Error {
+  override readonly name = 'PartLengthError';
+  constructor(
+    readonly expected: number,
+    readonly received: 'more' | number,
+  ) {
+    super(
+      received === 'more'
+        ? `The part is longer than its ${expected} bytes.`
+        : `The part has ${received} bytes, not ${expected}.`,
+    );
+  }
+}
+
+/** How `keep` of sweepOpenUploads names a live write in parts. */
+export function partsKey(id: string, handle: string): string {
+  return `${id}/${handle}`;
 }
 
 /** A value with the version it was read at; the version is opaque (a counter on disk, an ETag on S3). */

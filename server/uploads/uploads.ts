@@ -3,8 +3,10 @@
 // sees the same uploads.
 
 import { randomText } from '../../lib/crypto/text';
+import type { PartsSettings } from '../config/settings';
 import { StorageError } from '../storage/errors';
-import type { Storage, Versioned } from '../storage/types';
+import { partsKey, type Storage, type Versioned } from '../storage/types';
+import { PartsSessions, parseSession } from './parts-sessions';
 import { isExpired, isUploadName, parseUploadRecord, type UploadRecord } from './record';
 
 /** Length of the random part of public names (Teknik's UrlLength default). */
@@ -21,10 +23,16 @@ export type NewUpload = Omit<UploadRecord, 'fileName'>;
 export type ViewClaim = { ok: true; record: UploadRecord } | { ok: false };
 
 export class Uploads {
+  /** Uploads in parts between Start and Done. */
+  readonly parts: PartsSessions;
+
   constructor(
     readonly storage: Storage,
     private readonly now: () => number,
-  ) {}
+    partsSettings: PartsSettings,
+  ) {
+    this.parts = new PartsSessions(storage, partsSettings, now);
+  }
 
   newBlobId(): string {
     return randomText(BLOB_ID_LENGTH);
@@ -94,14 +102,23 @@ export class Uploads {
   /**
    * Removes every expired upload, and bytes no record refers to that are older than `orphanAgeMs`
    * (left by a crash between storing bytes and record; younger ones may belong to an upload finishing now).
+   * Expired sessions of uploads in parts go with everything they stored; live ones are kept whatever
+   * their age (their writes are passed to the sweep of open uploads as ones to keep).
    */
   async sweep(orphanAgeMs: number): Promise<{ expired: number; orphans: number }> {
     const now = this.now();
     const referenced = new Set<string>();
+    const liveParts = new Set<string>();
     let expired = 0;
     for await (const stored of this.storage.records.list()) {
       const record = parseUploadRecord(stored.value);
-      if (!record) continue;
+      if (!record) {
+        const session = parseSession(stored.value);
+        const outcome = await this.parts.sweepRecord(stored.key, stored);
+        if (outcome === 'expired') expired += 1;
+        if (outcome === 'live' && session) liveParts.add(partsKey(session.blobId, session.handle));
+        continue;
+      }
       if (isExpired(record, now)) {
         await this.remove(record);
         expired += 1;
@@ -115,7 +132,7 @@ export class Uploads {
       orphans += 1;
     }
     // Multipart uploads of an instance that died mid-upload, or whose cleanup the store did not answer.
-    orphans += (await this.storage.blobs.sweepOpenUploads?.(orphanAgeMs)) ?? 0;
+    orphans += (await this.storage.blobs.sweepOpenUploads?.(orphanAgeMs, liveParts)) ?? 0;
     return { expired, orphans };
   }
 }

@@ -13,6 +13,9 @@ import { parseUploadRecord } from '../../server/uploads/record';
 import type { StoredBlobs, StoredUpload } from './types';
 
 const PART = '.part';
+/** A write in parts on disk: a folder of its own (server/storage/disk-parts.ts). */
+const PARTS = '.parts';
+const unfinished = (name: string) => name.endsWith(PART) || name.endsWith(PARTS);
 
 async function blobExists(storage: Storage, blobId: string): Promise<boolean> {
   try {
@@ -49,8 +52,8 @@ export async function listStoredBlobs(store: BlobStore): Promise<StoredBlobs> {
     // The folder itself, so that a write in progress (its `.part` file) is seen too.
     const names = await readdir(store.dir);
     return {
-      blobs: names.filter((n) => !n.endsWith(PART)).sort(),
-      inProgress: names.filter((n) => n.endsWith(PART)).length,
+      blobs: names.filter((n) => !unfinished(n)).sort(),
+      inProgress: names.filter(unfinished).length,
     };
   }
   if (!(store instanceof S3Blobs)) throw new Error('The test server reads only the disk and S3 stores.');

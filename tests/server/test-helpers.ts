@@ -73,7 +73,11 @@ export async function post(
   body: FormData | Uint8Array<ArrayBuffer>,
   headers: Record<string, string> = {},
 ) {
-  const res = await fetch(url, { method: 'POST', body, headers });
+  return answerOf(await fetch(url, { method: 'POST', body, headers }));
+}
+
+/** A response read whole: its status, headers, text, and JSON when it is JSON. */
+export async function answerOf(res: Response): Promise<UploadAnswer> {
   const text = await res.text();
   let json: any;
   try {

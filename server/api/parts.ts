@@ -1,0 +1,270 @@
+// An upload in parts (docs: server/README.md, the protocol in the parts brief): Start binds and checks the
+// form as a one-request upload would and opens a session; parts go straight into the store's write in
+// parts; Done checks every part and finishes through `finishUpload`, so the record and the answer are a
+// one-request upload's. Every refusal is a sentence, stores nothing for that request, and is sent after the
+// request's body was read (up to a cap), so the client sees it rather than a reset.
+
+import { Readable, Writable } from 'node:stream';
+import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
+import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
+import { isStorageError } from '../storage/errors';
+import { PartLengthError, PartsMissingError, partSize } from '../storage/types';
+import type { Variant } from '../uploads/record';
+import type { ApiContext } from './context';
+import type { FieldMap } from './fields';
+import { bindUploadParams } from './fields';
+import { receiveUpload } from './multipart';
+import {
+  finishUpload,
+  type Links,
+  linkFormatProblem,
+  replyStorageError,
+  type UploadRequest,
+  unauthorized,
+  whoUploads,
+} from './upload';
+
+/** A Start form holds fields only: this is far more than they need (each at most 16 KiB, 64 of them). */
+const START_FORM_LIMIT = 1024 * 1024;
+/** A refused part is read this far past its size before the connection is cut. */
+const REFUSED_PART_SLACK = 1024 * 1024;
+const INDEX = /^(0|[1-9][0-9]{0,8})$/;
+const DECIMAL = /^[1-9][0-9]{0,15}$/;
+
+export type PartsRequest = Omit<UploadRequest, 'variant'> & { variant: Variant };
+
+function unknownSession(reply: Reply): void {
+  replyAppError(
+    reply,
+    'There is no such upload in progress: it was finished, aborted or expired, or never started. Start it again.',
+    404,
+  );
+}
+
+/** Reads what is left of the body (up to `cap`, then cuts the connection after the answer), then answers. */
+async function refuse(up: PartsRequest, cap: number, answer: () => void): Promise<void> {
+  if ((await drain(up.body, cap)) === 'over-cap') closeAfterReply(up.req, up.res, up.body);
+  answer();
+}
+
+export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promise<void> {
+  const { req, reply } = up;
+  const who = await whoUploads(ctx, up.variant, req);
+  if (!who.ok) return refuse(up, START_FORM_LIMIT, () => who.answer(reply));
+  const { username } = who;
+
+  const small = await readSmallBody(req, up.body, START_FORM_LIMIT);
+  if (!small.ok) {
+    if (small.why === 'gone') return;
+    closeAfterReply(req, up.res, up.body);
+    return replyAppError(reply, 'The start of an upload in parts takes form fields only, no file.', 413);
+  }
+  const form = await receiveUpload<string>(Readable.from([small.bytes]), req.headers, {
+    maxBytes: 0,
+    // A file part is counted (and refused below), never kept.
+    openFile: () => ({
+      input: new Writable({ write: (_chunk, _encoding, done) => done() }),
+      done: Promise.resolve(''),
+    }),
+    discard: async () => {},
+  });
+  if (form.formProblem) return replyAppError(reply, form.formProblem, 400);
+  if (form.fileBytes > 0 || form.malformed)
+    return replyAppError(
+      reply,
+      'The start of an upload in parts is a form with fields only; the file is sent afterwards, in parts.',
+      400,
+    );
+  const { fields } = form;
+
+  const totalText = fields.get('partstotal')?.trim() ?? '';
+  if (!DECIMAL.test(totalText) || !Number.isSafeInteger(Number(totalText)))
+    return replyAppError(
+      reply,
+      'partsTotal must be the number of bytes the parts will carry, a decimal number of at least 1.',
+      400,
+    );
+  const totalBytes = Number(totalText);
+  const fileName = fields.get('filename') ?? '';
+  if (fileName === '') return replyAppError(reply, 'fileName (the original file name) is missing.', 400);
+  const params = bindUploadParams(fields);
+  if (params.encrypt)
+    return replyAppError(
+      reply,
+      'An upload in parts carries client-encrypted or plain bytes only: send encrypt=false (the server does not encrypt parts).',
+      400,
+    );
+  const formatProblem = linkFormatProblem(params, totalBytes);
+  if (formatProblem) return replyAppError(reply, formatProblem, 400);
+
+  const now = ctx.now();
+  const maxUpload = ctx.settings.maxUploadBytes ?? Number.POSITIVE_INFINITY;
+  if (totalBytes > maxUpload) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
+  const quota = ctx.limits.admitUpload(up.address, username, now);
+  if (!quota.ok) return replyTooMany(reply, quota.message, quota.retryAfterMs);
+  const budget = ctx.limits.uploadBytesLeft(up.address, username, now);
+  if (totalBytes > budget.bytes) return replyTooMany(reply, budget.message, budget.retryAfterMs(totalBytes));
+
+  const { partBytes, sessionsPerAddress } = ctx.settings.parts;
+  try {
+    const opened = await ctx.uploads.parts.open({
+      blobId: ctx.uploads.newBlobId(),
+      count: Math.ceil(totalBytes / partBytes),
+      partBytes,
+      totalBytes,
+      address: up.address,
+      ...(username !== undefined ? { username } : {}),
+      variant: up.variant,
+      fields: Object.fromEntries(fields),
+      fileName,
+      dntHeader: req.headers.dnt === '1',
+      httpVersion: req.httpVersion,
+    });
+    if (!opened.ok)
+      return replyTooMany(
+        reply,
+        `Your address already has ${sessionsPerAddress} uploads in parts open; finish or abort one first.`,
+        60_000,
+      );
+    const { session } = opened;
+    replyJson(reply, 201, {
+      id: session.id,
+      partBytes: session.partBytes,
+      parts: session.count,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+    });
+  } catch (err) {
+    if (isStorageError(err)) return replyStorageError(reply, err);
+    throw err;
+  }
+}
+
+/**
+ * The session `id` if it is live, of this variant, and the request is allowed on it (its account, when it
+ * was started with one); otherwise answers and returns null.
+ */
+async function sessionFor(
+  ctx: ApiContext,
+  up: PartsRequest,
+  id: string,
+  answer: (refusal: () => void) => Promise<void>,
+) {
+  const found = await ctx.uploads.parts.find(id);
+  if (!found || found.value.variant !== up.variant) {
+    await answer(() => unknownSession(up.reply));
+    return null;
+  }
+  if (found.value.username !== undefined) {
+    const who = await whoUploads(ctx, up.variant, up.req);
+    if (!who.ok || who.username !== found.value.username) {
+      await answer(() =>
+        unauthorized(
+          up.reply,
+          'Unauthorized. This upload was started by another account (or none was sent).',
+        ),
+      );
+      return null;
+    }
+  }
+  return found;
+}
+
+export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: string, indexText: string) {
+  const { reply } = up;
+  const partBytes = ctx.settings.parts.partBytes;
+  const answer = (refusal: () => void) => refuse(up, partBytes + REFUSED_PART_SLACK, refusal);
+  const found = await sessionFor(ctx, up, id, answer);
+  if (!found) return;
+  const session = found.value;
+  if (session.state !== 'open')
+    return answer(() =>
+      replyAppError(reply, 'This upload is being finished; its parts can no longer change.', 409),
+    );
+  if (!INDEX.test(indexText) || Number(indexText) >= session.count)
+    return answer(() =>
+      replyAppError(
+        reply,
+        `The part's index must be a decimal number from 0 to ${session.count - 1}, without leading zeros.`,
+        400,
+      ),
+    );
+  const index = Number(indexText);
+  const expected = partSize(session, index);
+  const declared = declaredLength(up.req);
+  if (declared === undefined)
+    return answer(() =>
+      replyAppError(reply, `A part needs a Content-Length (part ${index} has ${expected} bytes).`, 411),
+    );
+  if (declared !== expected)
+    return answer(() =>
+      replyAppError(
+        reply,
+        `Part ${index} has ${expected} bytes, not ${declared}. Nothing of it was kept.`,
+        400,
+      ),
+    );
+  try {
+    await ctx.uploads.storage.blobs.putPart(session.blobId, session.handle, session, index, up.body);
+  } catch (err) {
+    if (err instanceof PartLengthError)
+      return answer(() => replyAppError(reply, `Part ${index}: ${err.message} Nothing of it was kept.`, 400));
+    if (isStorageError(err, 'not-found')) return answer(() => unknownSession(reply));
+    if (isStorageError(err)) return answer(() => replyStorageError(reply, err));
+    // The body broke off (the client went away): that index is simply absent, and no one is left to answer.
+    if (up.req.destroyed || !up.req.complete) return;
+    throw err;
+  }
+  reply(204, {}, Buffer.alloc(0));
+}
+
+export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: string, links: Links) {
+  const { reply } = up;
+  const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
+  if (!found) return;
+  const session = found.value;
+  if (session.state !== 'open' || !(await ctx.uploads.parts.claim(found))) return unknownSession(reply);
+  const { blobs } = ctx.uploads.storage;
+  try {
+    await blobs.completeParts(session.blobId, session.handle, session);
+  } catch (err) {
+    if (err instanceof PartsMissingError) {
+      await ctx.uploads.parts.reopen(session.id);
+      return replyAppError(
+        reply,
+        `${err.missing} of the upload's ${session.count} parts ${err.missing === 1 ? 'is' : 'are'} missing; send ${err.missing === 1 ? 'it' : 'them'}, then finish again.`,
+        409,
+      );
+    }
+    if (isStorageError(err, 'not-found')) {
+      await ctx.uploads.parts.end(session);
+      return unknownSession(reply);
+    }
+    await ctx.uploads.parts.reopen(session.id).catch(() => {});
+    if (isStorageError(err)) return replyStorageError(reply, err);
+    throw err;
+  }
+  // The bytes are a blob now: the session goes before the upload is made, so a second Done finds nothing.
+  await ctx.uploads.parts.end(session).catch(() => {});
+  await finishUpload(ctx, {
+    variant: session.variant,
+    reply,
+    links,
+    address: up.address,
+    username: session.username,
+    fields: new Map(Object.entries(session.fields)) as FieldMap,
+    file: { blobId: session.blobId, size: session.totalBytes, filename: session.fileName, mimeType: '' },
+    speculation: null,
+    dntHeader: session.dntHeader,
+    httpVersion: session.httpVersion,
+  });
+}
+
+export async function handlePartsAbort(ctx: ApiContext, up: PartsRequest, id: string) {
+  const found = await ctx.uploads.parts.find(id);
+  // Unknown, expired or of the other variant: nothing this request may remove (the sweeper removes the expired).
+  if (found && found.value.variant === up.variant) {
+    if (!(await sessionFor(ctx, up, id, async (refusal) => refusal()))) return;
+    await ctx.uploads.parts.abort(found.value);
+  }
+  up.reply(204, {}, Buffer.alloc(0));
+}

@@ -1,0 +1,205 @@
+// A blob written in parts on disk: `<files>/<id>.parts/` holds `data` (one file every part writes into at
+// its own offset, so parts land in parallel and Done copies nothing) and one empty file per part that
+// arrived whole, named by its index, made only after the part's bytes were flushed. The folder is the
+// durable state: Done checks the markers, then renames `data` into place as the ordinary blob `<id>`.
+// Only this process writes the data folder (its lock), so a Done waits here for the parts in flight.
+
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { diskError, fsCode } from './disk-errors';
+import { StorageError } from './errors';
+import { PartLengthError, type PartsLayout, PartsMissingError, partSize, partsKey } from './types';
+
+const SUFFIX = '.parts';
+const DATA = 'data';
+
+/** The blob's writes in parts in this process: parts in flight, and whether a Done or abort closed it. */
+interface Live {
+  inFlight: Set<Promise<unknown>>;
+  closed: boolean;
+}
+
+function gone(id: string): StorageError {
+  return new StorageError('not-found', `No upload in parts for ${id}.`);
+}
+
+export class DiskParts {
+  private readonly live = new Map<string, Live>();
+
+  /** `blobPath(id)` checks the id and gives where the finished blob goes; `dir` is the blobs' folder. */
+  constructor(
+    private readonly dir: string,
+    private readonly blobPath: (id: string) => string,
+    private readonly syncDir: (dir: string) => Promise<void>,
+  ) {}
+
+  private folderOf(id: string): string {
+    return `${this.blobPath(id)}${SUFFIX}`;
+  }
+
+  private liveOf(id: string): Live {
+    let entry = this.live.get(id);
+    if (!entry) {
+      entry = { inFlight: new Set(), closed: false };
+      this.live.set(id, entry);
+    }
+    return entry;
+  }
+
+  /** Runs `work` as a part in flight of `id`, unless a Done or abort has closed it. */
+  private async asPart<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const entry = this.liveOf(id);
+    if (entry.closed) throw gone(id);
+    const run = work();
+    entry.inFlight.add(run);
+    try {
+      return await run;
+    } finally {
+      entry.inFlight.delete(run);
+      if (entry.inFlight.size === 0 && !entry.closed) this.live.delete(id);
+    }
+  }
+
+  /** Closes `id` to parts and waits for those in flight; `reopen` undoes it (a Done that found parts missing). */
+  private async close(id: string): Promise<{ reopen(): void; forget(): void }> {
+    const entry = this.liveOf(id);
+    if (entry.closed) throw gone(id);
+    entry.closed = true;
+    await Promise.allSettled([...entry.inFlight]);
+    const release = () => {
+      entry.closed = false;
+      if (entry.inFlight.size === 0 && this.live.get(id) === entry) this.live.delete(id);
+    };
+    return { reopen: release, forget: release };
+  }
+
+  async begin(id: string): Promise<string> {
+    const folder = this.folderOf(id);
+    try {
+      await mkdir(folder, { mode: 0o700 });
+      await writeFile(join(folder, DATA), '', { flag: 'wx', mode: 0o600 });
+      await this.syncDir(this.dir);
+    } catch (err) {
+      await rm(folder, { recursive: true, force: true });
+      throw diskError(err, 'starting an upload in parts');
+    }
+    return '';
+  }
+
+  put(id: string, layout: PartsLayout, index: number, body: Readable): Promise<void> {
+    const folder = this.folderOf(id);
+    const marker = join(folder, String(index));
+    const expected = partSize(layout, index);
+    const offset = index * layout.partBytes;
+    return this.asPart(id, async () => {
+      let file: Awaited<ReturnType<typeof open>>;
+      try {
+        // The index is absent while its bytes change: a part that fails now leaves it absent.
+        await rm(marker, { force: true });
+        file = await open(join(folder, DATA), 'r+');
+      } catch (err) {
+        if (fsCode(err) === 'ENOENT') throw gone(id);
+        throw diskError(err, 'storing a part');
+      }
+      try {
+        let written = 0;
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          if (written + chunk.length > expected) throw new PartLengthError(expected, 'more');
+          await file.write(chunk, 0, chunk.length, offset + written);
+          written += chunk.length;
+        }
+        if (written !== expected) throw new PartLengthError(expected, written);
+        await file.sync();
+      } catch (err) {
+        if (fsCode(err) !== undefined) throw diskError(err, 'storing a part');
+        throw err;
+      } finally {
+        await file.close();
+      }
+      try {
+        await writeFile(marker, '', { mode: 0o600 });
+        await this.syncDir(folder);
+      } catch (err) {
+        if (fsCode(err) === 'ENOENT') throw gone(id);
+        throw diskError(err, 'storing a part');
+      }
+    });
+  }
+
+  async complete(id: string, layout: PartsLayout): Promise<{ size: number }> {
+    const folder = this.folderOf(id);
+    const closing = await this.close(id);
+    try {
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (err) {
+        if (fsCode(err) === 'ENOENT') throw gone(id);
+        throw err;
+      }
+      const present = new Set(names);
+      let missing = 0;
+      for (let index = 0; index < layout.count; index++) if (!present.has(String(index))) missing++;
+      if (missing > 0) {
+        closing.reopen();
+        throw new PartsMissingError(missing);
+      }
+      const data = join(folder, DATA);
+      const { size } = await stat(data);
+      if (size !== layout.totalBytes) {
+        closing.reopen();
+        throw new PartsMissingError(1);
+      }
+      // Every part was flushed before its marker was made: the rename alone publishes whole bytes.
+      await rename(data, this.blobPath(id));
+      await this.syncDir(this.dir);
+      await rm(folder, { recursive: true, force: true });
+      closing.forget();
+      return { size };
+    } catch (err) {
+      if (err instanceof PartsMissingError || err instanceof StorageError) throw err;
+      closing.reopen();
+      throw diskError(err, 'finishing an upload in parts');
+    }
+  }
+
+  async abort(id: string): Promise<void> {
+    const folder = this.folderOf(id);
+    const entry = this.liveOf(id);
+    entry.closed = true;
+    try {
+      await Promise.allSettled([...entry.inFlight]);
+      await rm(folder, { recursive: true, force: true });
+    } catch (err) {
+      throw diskError(err, 'removing an upload in parts');
+    } finally {
+      if (this.live.get(id) === entry) this.live.delete(id);
+    }
+  }
+
+  /** Removes writes in parts older than `olderThanMs` that `keep` does not name; resolves with how many. */
+  async sweep(olderThanMs: number, keep: ReadonlySet<string>, now = Date.now()): Promise<number> {
+    let removed = 0;
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      throw diskError(err, 'listing uploads in parts');
+    }
+    for (const name of names) {
+      if (!name.endsWith(SUFFIX)) continue;
+      const id = name.slice(0, -SUFFIX.length);
+      if (keep.has(partsKey(id, '')) || this.live.has(id)) continue;
+      try {
+        const info = await stat(join(this.dir, name));
+        if (now - info.mtimeMs < olderThanMs) continue;
+        await rm(join(this.dir, name), { recursive: true, force: true });
+        removed++;
+      } catch (err) {
+        if (fsCode(err) !== 'ENOENT') throw diskError(err, 'removing an upload in parts');
+      }
+    }
+    return removed;
+  }
+}

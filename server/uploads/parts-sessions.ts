@@ -1,0 +1,237 @@
+// Uploads in parts between Start and Done: each session is a record in the record store, so a part or the
+// Done may reach any instance. Two kinds of records live next to the uploads' under keys no upload name
+// can be (UPLOAD_NAME allows no `-` before the first dot):
+//   parts-<id>                 a session: where its bytes go, how they are cut, the form to finish with;
+//   parts-address-<hash>       the sessions one client address holds open (its limit holds across instances).
+// Both are changed by compare-and-swap only. The sweeper (uploads.ts) removes expired ones.
+
+import { createHash } from 'node:crypto';
+import { randomText } from '../../lib/crypto/text';
+import type { PartsSettings } from '../config/settings';
+import { addressKey } from '../http/client';
+import { StorageError } from '../storage/errors';
+import type { JsonRecord, PartsLayout, Storage, Versioned } from '../storage/types';
+import type { Variant } from './record';
+
+/** Session ids: 24 of 62 characters, about 143 random bits (the protocol asks for at least 128). */
+const ID_LENGTH = 24;
+const ID = /^[A-Za-z0-9]{24,64}$/;
+const SESSION_PREFIX = 'parts-';
+const ADDRESS_PREFIX = 'parts-address-';
+const CAS_TRIES = 50;
+
+export interface PartsSession extends PartsLayout {
+  kind: 'parts-session';
+  id: string;
+  blobId: string;
+  /** What the store needs to go on with the write (S3: the multipart upload's id; disk: ''). */
+  handle: string;
+  createdAt: number;
+  expiresAt: number;
+  /** `finishing` while a Done runs: parts are refused, a second Done finds nothing. */
+  state: 'open' | 'finishing';
+  /** The address key it counts against. */
+  address: string;
+  /** The account that started it: every later request must carry the same one. */
+  username?: string;
+  variant: Variant;
+  /** The Start form's fields, lower-cased names, bound again at Done exactly as a one-request upload's. */
+  fields: Record<string, string>;
+  fileName: string;
+  dntHeader: boolean;
+  httpVersion: string;
+}
+
+interface AddressSlots {
+  kind: 'parts-address';
+  /** Session id → when it expires. */
+  sessions: Record<string, number>;
+}
+
+export type NewSession = Omit<PartsSession, 'kind' | 'id' | 'state' | 'createdAt' | 'expiresAt' | 'handle'>;
+
+export function isSessionId(id: string): boolean {
+  return ID.test(id);
+}
+
+const sessionKey = (id: string) => `${SESSION_PREFIX}${id}`;
+const addressRecordKey = (address: string) =>
+  `${ADDRESS_PREFIX}${createHash('sha256').update(address).digest('hex').slice(0, 32)}`;
+
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+
+export function parseSession(json: JsonRecord): PartsSession | null {
+  const r = json as Partial<Record<keyof PartsSession, unknown>>;
+  const ok =
+    r.kind === 'parts-session' &&
+    typeof r.id === 'string' &&
+    ID.test(r.id) &&
+    typeof r.blobId === 'string' &&
+    typeof r.handle === 'string' &&
+    isCount(r.count) &&
+    isCount(r.partBytes) &&
+    isCount(r.totalBytes) &&
+    Number.isFinite(r.createdAt) &&
+    Number.isFinite(r.expiresAt) &&
+    (r.state === 'open' || r.state === 'finishing') &&
+    typeof r.address === 'string' &&
+    (r.username === undefined || typeof r.username === 'string') &&
+    (r.variant === 'legacy' || r.variant === 'current') &&
+    typeof r.fields === 'object' &&
+    r.fields !== null &&
+    Object.values(r.fields).every((v) => typeof v === 'string') &&
+    typeof r.fileName === 'string' &&
+    typeof r.dntHeader === 'boolean' &&
+    typeof r.httpVersion === 'string';
+  return ok ? (json as unknown as PartsSession) : null;
+}
+
+function parseSlots(json: JsonRecord): AddressSlots | null {
+  if (json.kind !== 'parts-address' || typeof json.sessions !== 'object' || json.sessions === null)
+    return null;
+  return Object.values(json.sessions).every((v) => Number.isFinite(v))
+    ? (json as unknown as AddressSlots)
+    : null;
+}
+
+export type Opened = { ok: true; session: PartsSession } | { ok: false; why: 'too-many' };
+
+export class PartsSessions {
+  constructor(
+    private readonly storage: Storage,
+    private readonly settings: PartsSettings,
+    private readonly now: () => number,
+  ) {}
+
+  /** Starts a session: an address slot, the store's write in parts, then the record (undone in reverse on failure). */
+  async open(fresh: NewSession): Promise<Opened> {
+    const id = randomText(ID_LENGTH);
+    const createdAt = this.now();
+    const expiresAt = createdAt + this.settings.sessionLifetimeMs;
+    const address = addressKey(fresh.address);
+    if (!(await this.takeSlot(address, id, expiresAt))) return { ok: false, why: 'too-many' };
+    const { blobs, records } = this.storage;
+    let handle: string | undefined;
+    try {
+      handle = await blobs.beginParts(fresh.blobId);
+      const session: PartsSession = {
+        ...fresh,
+        kind: 'parts-session',
+        id,
+        handle,
+        createdAt,
+        expiresAt,
+        state: 'open',
+        address,
+      };
+      if (!(await records.create(sessionKey(id), { ...session })))
+        throw new StorageError('unavailable', 'A new upload session id was already taken.');
+      return { ok: true, session };
+    } catch (err) {
+      if (handle !== undefined) await blobs.abortParts(fresh.blobId, handle).catch(() => {});
+      await this.giveSlot(address, id).catch(() => {});
+      throw err;
+    }
+  }
+
+  /** The live session `id` with its version, or null (unknown, malformed id, or expired). */
+  async find(id: string): Promise<Versioned<PartsSession> | null> {
+    if (!isSessionId(id)) return null;
+    const stored = await this.storage.records.read(sessionKey(id));
+    const session = stored ? parseSession(stored.value) : null;
+    if (!stored || !session || session.id !== id) return null;
+    if (this.now() >= session.expiresAt) return null;
+    return { value: session, version: stored.version };
+  }
+
+  /** Marks the session as finishing: true for exactly one Done. */
+  claim(found: Versioned<PartsSession>): Promise<boolean> {
+    return this.storage.records.update(sessionKey(found.value.id), found.version, {
+      ...found.value,
+      state: 'finishing',
+    });
+  }
+
+  /** Opens a claimed session again (its Done found parts missing). */
+  async reopen(id: string): Promise<void> {
+    for (let i = 0; i < CAS_TRIES; i++) {
+      const stored = await this.storage.records.read(sessionKey(id));
+      const session = stored ? parseSession(stored.value) : null;
+      if (!stored || !session) return;
+      const next = { ...session, state: 'open' as const };
+      if (await this.storage.records.update(sessionKey(id), stored.version, { ...next })) return;
+    }
+  }
+
+  /** Forgets the session (its record and its address slot); its bytes are the caller's. */
+  async end(session: PartsSession): Promise<void> {
+    await this.storage.records.delete(sessionKey(session.id));
+    await this.giveSlot(session.address, session.id);
+  }
+
+  /** Removes everything the session stored, then the session. */
+  async abort(session: PartsSession): Promise<void> {
+    await this.storage.blobs.abortParts(session.blobId, session.handle);
+    await this.end(session);
+  }
+
+  private async takeSlot(address: string, id: string, expiresAt: number): Promise<boolean> {
+    const limit = this.settings.sessionsPerAddress;
+    const key = addressRecordKey(address);
+    const { records } = this.storage;
+    for (let i = 0; i < CAS_TRIES; i++) {
+      const now = this.now();
+      const stored = await records.read(key);
+      const slots = (stored && parseSlots(stored.value)) ?? { kind: 'parts-address', sessions: {} };
+      const live = Object.entries(slots.sessions).filter(([, until]) => until > now);
+      if (limit > 0 && live.length >= limit) return false;
+      const next: AddressSlots = {
+        kind: 'parts-address',
+        sessions: { ...Object.fromEntries(live), [id]: expiresAt },
+      };
+      const done = stored
+        ? await records.update(key, stored.version, { ...next })
+        : await records.create(key, { ...next });
+      if (done) return true;
+    }
+    throw new StorageError(
+      'unavailable',
+      'Too many uploads in parts are starting from your address at once.',
+    );
+  }
+
+  private async giveSlot(address: string, id: string): Promise<void> {
+    const key = addressRecordKey(address);
+    const { records } = this.storage;
+    for (let i = 0; i < CAS_TRIES; i++) {
+      const stored = await records.read(key);
+      const slots = stored && parseSlots(stored.value);
+      if (!stored || !slots || !(id in slots.sessions)) return;
+      const sessions = { ...slots.sessions };
+      delete sessions[id];
+      if (await records.update(key, stored.version, { kind: 'parts-address', sessions })) return;
+    }
+  }
+
+  /**
+   * For the sweeper, given a record it does not know as an upload's: removes it when it is an expired
+   * session (with its bytes) or an address record whose sessions all expired. Resolves with what it was:
+   * `live` gives the write the sweep of open uploads must keep.
+   */
+  async sweepRecord(key: string, stored: Versioned<JsonRecord>): Promise<'expired' | 'live' | 'other'> {
+    const now = this.now();
+    const session = key.startsWith(SESSION_PREFIX) ? parseSession(stored.value) : null;
+    if (session) {
+      if (now < session.expiresAt) return 'live';
+      await this.abort(session);
+      return 'expired';
+    }
+    const slots = key.startsWith(ADDRESS_PREFIX) ? parseSlots(stored.value) : null;
+    if (slots && Object.values(slots.sessions).every((until) => until <= now)) {
+      // Emptied by compare-and-swap, not deleted: a Start racing this sweep keeps its slot.
+      if (Object.keys(slots.sessions).length > 0)
+        await this.storage.records.update(key, stored.version, { kind: 'parts-address', sessions: {} });
+    }
+    return 'other';
+  }
+}

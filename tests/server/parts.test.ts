@@ -1,0 +1,323 @@
+// An upload in parts (…/v1/Upload/Parts): Start, parts in any order and in parallel, Done gives the upload
+// a one-request upload makes; every hostile request is refused with a sentence and stores nothing.
+// Runs on disk and (vitest.config.ts) on S3, where parts must be at least 5 MiB.
+
+import { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { MIN_PART_BYTES } from '../../server/config/settings';
+import { basic, PartsClient, partsBase } from './parts-client';
+import {
+  currentUploadUrl,
+  form,
+  getBytes,
+  legacyUploadUrl,
+  post,
+  randomBytesOf,
+  serversStoppedAfterEach,
+  storedFiles,
+} from './test-helpers';
+
+const start = serversStoppedAfterEach();
+
+const PART = MIN_PART_BYTES;
+/** Two whole parts and a short last one. */
+const FILE = randomBytesOf(2 * PART + 12345, 7);
+const slice = (index: number) => PartsClient.slice(FILE, PART, index);
+const ACCOUNT = { username: 'alice', token: 'alice-token-1' };
+
+function fields(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    encrypt: 'false',
+    contentType: 'application/x-test',
+    genDeletionKey: 'true',
+    partsTotal: String(FILE.length),
+    fileName: 'report.tar.gz',
+    ...extra,
+  };
+}
+
+async function server(settings: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  return (
+    await start({
+      accounts: [ACCOUNT, { username: 'bob', token: 'bob-token-1' }],
+      settings: {
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
+        ...settings,
+      },
+      ...extra,
+    })
+  ).server;
+}
+
+/** The record fields an upload is compared by (random ones left out). */
+function comparable(stored: Record<string, unknown>) {
+  const { fileName, blobId, deletionKey, stream, bytes, bytesStored, replaceBytes, ...rest } = stored;
+  return {
+    ...rest,
+    extension: String(fileName).replace(/^[A-Za-z0-9]+/, ''),
+    keyLength: String(deletionKey).length,
+  };
+}
+
+describe('an upload in parts', () => {
+  for (const variant of ['current', 'legacy'] as const) {
+    it(`(${variant}) takes parts out of order and in parallel, and Done makes the upload a one-request upload makes`, async () => {
+      const s = await server();
+      const client = new PartsClient(
+        s,
+        variant,
+        variant === 'current' ? basic(ACCOUNT.username, ACCOUNT.token) : {},
+      );
+      const started = await client.start(fields());
+      expect(started.status).toBe(201);
+      expect(started.json).toMatchObject({ partBytes: PART, parts: 3 });
+      expect(started.json.id).toMatch(/^[A-Za-z0-9]{22,}$/);
+      expect(Date.parse(started.json.expiresAt)).toBeGreaterThan(Date.now());
+      const { id } = started.json;
+      // The last first, the other two at once.
+      expect((await client.put(id, 2, slice(2))).status).toBe(204);
+      const both = await Promise.all([client.put(id, 1, slice(1)), client.put(id, 0, slice(0))]);
+      expect(both.map((a) => a.status)).toEqual([204, 204]);
+      // A part sent again replaces it.
+      expect((await client.put(id, 1, slice(1))).status).toBe(204);
+      const done = await client.done(id);
+      expect(done.status, done.text).toBe(200);
+      const result = done.json.result;
+
+      const oneRequest = await post(
+        variant === 'current' ? currentUploadUrl(s) : legacyUploadUrl(s),
+        form({
+          encrypt: 'false',
+          contentType: 'application/x-test',
+          genDeletionKey: 'true',
+          file: { bytes: FILE as Uint8Array<ArrayBuffer>, name: 'report.tar.gz' },
+        }),
+        variant === 'current' ? basic(ACCOUNT.username, ACCOUNT.token) : {},
+      );
+      expect(oneRequest.status).toBe(200);
+      // The same answer, but for the random name and deletion key.
+      const other = oneRequest.json.result;
+      expect(Object.keys(result).sort()).toEqual(Object.keys(other).sort());
+      for (const key of Object.keys(other)) {
+        if (key === 'url' || key === 'fileName' || key === 'deletionKey') continue;
+        expect(result[key], key).toEqual(other[key]);
+      }
+      expect(result.deletionKey).toHaveLength(other.deletionKey.length);
+      const inParts = await s.stored(result.fileName);
+      const single = await s.stored(other.fileName);
+      expect(comparable(inParts as never)).toEqual(comparable(single as never));
+
+      const download = await getBytes(result.url);
+      expect(download.status).toBe(200);
+      expect(Buffer.compare(Buffer.from(download.bytes), Buffer.from(FILE))).toBe(0);
+      // Nothing else is left: two uploads' blobs, no write in progress.
+      expect((await storedFiles(s)).sort()).toHaveLength(2);
+      expect((await s.storedBlobs()).inProgress).toBe(0);
+      // After Done the session is gone.
+      expect((await client.done(id)).status).toBe(404);
+      expect((await client.put(id, 0, slice(0))).status).toBe(404);
+    });
+  }
+
+  it('says so in the server info', async () => {
+    const s = await server();
+    const info = await (await fetch(`${s.baseUrl}/_hushdrop/info`)).json();
+    expect(info.parts).toEqual({ partBytes: PART });
+  });
+
+  it('abort removes everything the session stored; an unknown id aborts too', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const { id } = (await client.start(fields())).json;
+    expect((await client.put(id, 0, slice(0))).status).toBe(204);
+    expect((await s.storedBlobs()).inProgress).toBe(1);
+    expect((await client.abort(id)).status).toBe(204);
+    expect(await storedFiles(s)).toEqual([]);
+    expect((await client.put(id, 1, slice(1))).status).toBe(404);
+    expect((await client.done(id)).status).toBe(404);
+    expect((await client.abort(id)).status).toBe(204);
+    expect((await client.abort('A'.repeat(30))).status).toBe(204);
+  });
+});
+
+describe('an upload in parts refuses, with a sentence and nothing stored', () => {
+  it('a Start with encrypt=true (or none), too large, bad partsTotal, no fileName, or a file part', async () => {
+    const s = await server({ maxUploadBytes: 3 * PART });
+    const client = new PartsClient(s);
+    const refusals = [
+      [await client.start(fields({ encrypt: 'true' })), 400, /encrypt=false/],
+      [await client.start({ ...fields(), encrypt: '' }), 400, /encrypt=false/],
+      [await client.start(fields({ partsTotal: String(3 * PART + 1) })), 413, /./],
+      [await client.start(fields({ partsTotal: '0' })), 400, /partsTotal/],
+      [await client.start(fields({ partsTotal: '1e6' })), 400, /partsTotal/],
+      [await client.start(fields({ fileName: '' })), 400, /fileName/],
+    ] as const;
+    for (const [got, status, sentence] of refusals) {
+      expect(got.status, got.text).toBe(status);
+      expect(got.json.error.message).toMatch(sentence);
+    }
+    const withFile = await fetch(partsBase(s, 'current').path, {
+      method: 'POST',
+      body: form({ ...fields(), file: { bytes: new Uint8Array([1, 2, 3]), name: 'x.bin' } }),
+    });
+    expect(withFile.status).toBe(400);
+    expect(await storedFiles(s)).toEqual([]);
+  });
+
+  it('parts of the wrong size, indexes out of range or not decimal, unknown ids, and no Content-Length', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const { id } = (await client.start(fields())).json;
+    const cases = [
+      [await client.put(id, 0, slice(2)), 400, /has 5242880 bytes, not 12345/],
+      [await client.put(id, 2, slice(0)), 400, /has 12345 bytes/],
+      [await client.put(id, 3, slice(2)), 400, /from 0 to 2/],
+      [await client.put(id, '01', slice(1)), 400, /without leading zeros/],
+      [await client.put(id, '-1', slice(0)), 400, /decimal/],
+      [await client.put(id, 'x', slice(0)), 400, /decimal/],
+      [await client.put('Z'.repeat(24), 0, slice(0)), 404, /no such upload/],
+      [await client.put('..%2Fetc', 0, slice(0)), 404, /no such upload/],
+    ] as const;
+    for (const [got, status, sentence] of cases) {
+      expect(got.status, got.text).toBe(status);
+      expect(got.json.error.message).toMatch(sentence);
+    }
+    // A streamed body has no Content-Length.
+    const streamed = await fetch(`${partsBase(s, 'current').path}/${id}/2`, {
+      method: 'PUT',
+      body: new Blob([slice(2) as Uint8Array<ArrayBuffer>]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(411);
+    expect((await streamed.json()).error.message).toMatch(/Content-Length/);
+    // None of it counts: Done finds all three parts missing.
+    const done = await client.done(id);
+    expect(done.status).toBe(409);
+    expect(done.json.error.message).toMatch(/^3 of the upload's 3 parts are missing/);
+  });
+
+  it('a part cut off mid-body leaves its index absent, and the server goes on', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const { id } = (await client.start(fields())).json;
+    expect((await client.put(id, 1, slice(1))).status).toBe(204);
+    expect((await client.put(id, 2, slice(2))).status).toBe(204);
+    // Part 0 again, cut after half of it (it had not arrived before either).
+    const url = new URL(`${partsBase(s, 'current').path}/${id}/0`);
+    await new Promise<void>((resolve, reject) => {
+      const socket = new Socket();
+      socket.once('error', reject);
+      socket.connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          `PUT ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/octet-stream\r\nContent-Length: ${PART}\r\n\r\n`,
+        );
+        socket.write(slice(0).subarray(0, PART / 2), () => {
+          socket.destroy();
+          resolve();
+        });
+      });
+    });
+    const missing = await client.done(id);
+    expect(missing.status, missing.text).toBe(409);
+    expect(missing.json.error.message).toMatch(/^1 of the upload's 3 parts is missing/);
+    expect((await client.put(id, 0, slice(0))).status).toBe(204);
+    const done = await client.done(id);
+    expect(done.status, done.text).toBe(200);
+    const download = await getBytes(done.json.result.url);
+    expect(Buffer.compare(Buffer.from(download.bytes), Buffer.from(FILE))).toBe(0);
+  });
+
+  it("another account's session, or one without the account it was started with", async () => {
+    const s = await server();
+    const alice = new PartsClient(s, 'current', basic(ACCOUNT.username, ACCOUNT.token));
+    const bob = new PartsClient(s, 'current', basic('bob', 'bob-token-1'));
+    const nobody = new PartsClient(s, 'current');
+    const { id } = (await alice.start(fields())).json;
+    for (const other of [bob, nobody]) {
+      const put = await other.put(id, 0, slice(0));
+      expect(put.status).toBe(401);
+      expect(put.json.error.message).toMatch(/another account/);
+      expect((await other.done(id)).status).toBe(401);
+      expect((await other.abort(id)).status).toBe(401);
+    }
+    // The legacy variant's address does not reach a session of the current one.
+    expect((await new PartsClient(s, 'legacy').put(id, 0, slice(0))).status).toBe(404);
+    expect((await s.storedBlobs()).inProgress).toBe(1);
+    expect((await alice.abort(id)).status).toBe(204);
+  });
+
+  it('Done twice, and a part racing Done', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const { id } = (await client.start(fields())).json;
+    await Promise.all([0, 1, 2].map((i) => client.put(id, i, slice(i))));
+    const [done, second, late] = await Promise.all([
+      client.done(id),
+      client.done(id),
+      client.put(id, 1, slice(1)),
+    ]);
+    expect(done.status, done.text).toBe(200);
+    expect(second.status).toBe(404);
+    // The late part either came in before Done closed the session or was refused; the bytes are whole.
+    expect([204, 404, 409]).toContain(late.status);
+    const download = await getBytes(done.json.result.url);
+    expect(Buffer.compare(Buffer.from(download.bytes), Buffer.from(FILE))).toBe(0);
+    expect((await s.storedBlobs()).inProgress).toBe(0);
+  });
+
+  it('more sessions from one address than allowed: 429 with a sentence; one ended frees its place', async () => {
+    const s = await server({
+      parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 2 },
+    });
+    const client = new PartsClient(s);
+    const first = await client.start(fields());
+    expect((await client.start(fields())).status).toBe(201);
+    const third = await client.start(fields());
+    expect(third.status).toBe(429);
+    expect(third.json.error.message).toMatch(/already has 2 uploads in parts open/);
+    expect((await client.abort(first.json.id)).status).toBe(204);
+    expect((await client.start(fields())).status).toBe(201);
+  });
+});
+
+describe('the sweeper and uploads in parts', () => {
+  it('removes an expired session with all it stored, and never a live one', async () => {
+    let clock = Date.UTC(2030, 0, 1);
+    const waiters: (() => void)[] = [];
+    const t = await start({
+      now: () => clock,
+      // Writes older than 0 ms are "abandoned" to the sweep of open uploads: only the session keeps them.
+      settings: {
+        sweepIntervalMs: 50,
+        orphanAgeMs: 0,
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
+      },
+      onSweep() {
+        for (const wake of waiters.splice(0)) wake();
+      },
+    });
+    const s = t.server;
+    const nextSweep = () => new Promise<void>((resolve) => waiters.push(resolve));
+    const client = new PartsClient(s);
+    const live = (await client.start(fields())).json.id;
+    const expiring = (await client.start(fields())).json.id;
+    for (const id of [live, expiring]) expect((await client.put(id, 0, slice(0))).status).toBe(204);
+    await nextSweep();
+    await nextSweep();
+    expect((await s.storedBlobs()).inProgress).toBe(2);
+
+    // An hour on, both have expired; a session started now is live.
+    clock += 3_600_000;
+    const fresh = (await client.start(fields())).json.id;
+    await Promise.all([0, 1, 2].map((i) => client.put(fresh, i, slice(i))));
+    await nextSweep();
+    await nextSweep();
+    expect((await client.put(live, 1, slice(1))).status).toBe(404);
+    expect((await client.done(expiring)).status).toBe(404);
+    expect((await s.storedBlobs()).inProgress).toBe(1);
+    const done = await client.done(fresh);
+    expect(done.status, done.text).toBe(200);
+    expect((await s.storedBlobs()).inProgress).toBe(0);
+    expect(await storedFiles(s)).toHaveLength(1);
+  });
+});
