@@ -127,10 +127,13 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
         'the session aborted',
       );
       expect(aborted.status).toBe(204);
+      expect(matching(since(mark), 'POST', DONE)).toEqual([]);
+      // The server has no such session any more: finishing it is refused as unknown.
+      const done = await fetch(new URL(aborted.path, front.addresses.baseUrl), { method: 'POST' });
+      expect(done.status).toBe(404);
       expect(await uploadScratch(page)).toEqual([]);
       const stored = await ref.server.storedBlobs();
       expect(stored.inProgress).toBe(0);
-      expect(matching(since(mark), 'POST', DONE)).toEqual([]);
     } finally {
       front.holdPart = undefined;
       front.held = undefined;
