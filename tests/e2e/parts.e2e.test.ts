@@ -1,9 +1,10 @@
 // A client-mode upload in parts, in both browsers, against the product server with its smallest
 // part size (5 MiB), so a 12 MiB file is 3 parts: it goes in parts and its link opens to the exact
-// bytes; to a server without parts it goes as one POST as before; a Cancel mid-way leaves no history
-// entry, no scratch file and no session on the server; a part whose connection drops is sent again
-// and the upload completes. A front before the server (support/parts-front.ts) notes the requests
-// and plays the server without parts, the dropped connection and the part held for the Cancel.
+// bytes (in both variants); to a server without parts it goes as one POST as before; a Cancel
+// mid-way leaves no history entry, no scratch file and no session on the server; a part whose
+// connection drops is sent again and the upload completes. A front before the server
+// (support/parts-front.ts) notes the requests and plays the server without parts, the dropped
+// connection and the part held for the Cancel.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLink } from '../testkit/links';
@@ -82,6 +83,26 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     // Each part's file goes once the server has it; none is left after the upload.
     await until(async () => ((await uploadScratch(page)).length === 0 ? true : undefined), 'no scratch file');
     await page.close();
+  });
+
+  it('goes in parts in the legacy variant too (?sub=api kept on every request)', async () => {
+    await d.setSettings(serverSettings(front.addresses, 'legacy'));
+    try {
+      const bytes = randomBytes(SIZE);
+      const mark = front.seen.length;
+      const { link, page } = await uploadFile('legacy-parts.bin', bytes);
+      const seen = since(mark);
+      const start = /^\/v1\/Upload\/Parts\?sub=api$/i;
+      const part = /^\/v1\/Upload\/Parts\/[A-Za-z0-9]+\/[0-2]\?sub=api$/i;
+      const done = /^\/v1\/Upload\/Parts\/[A-Za-z0-9]+\?sub=api$/i;
+      expect(matching(seen, 'POST', start).map((s) => s.status)).toEqual([201]);
+      expect(matching(seen, 'PUT', part).map((s) => s.status)).toEqual([204, 204, 204]);
+      expect(matching(seen, 'POST', done).map((s) => s.status)).toEqual([200]);
+      expect((await openLink(link)).equals(bytes)).toBe(true);
+      await page.close();
+    } finally {
+      await d.setSettings(serverSettings(front.addresses, 'current'));
+    }
   });
 
   it('goes as one POST to a server without parts', async () => {
