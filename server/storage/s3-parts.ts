@@ -50,6 +50,9 @@ export class S3Parts {
     const expected = partSize(layout, index);
     // The body goes to the store as it arrives; one byte too many or too few fails the store's request,
     // so the store keeps nothing of it.
+    // A broken or wrong-sized body ends the store's request at once (the SDK would otherwise wait for
+    // the rest until its request timeout).
+    const cut = new AbortController();
     let lengthError: PartLengthError | undefined;
     let bodyError: unknown;
     let seen = 0;
@@ -58,6 +61,7 @@ export class S3Parts {
         seen += chunk.length;
         if (seen > expected) {
           lengthError = new PartLengthError(expected, 'more');
+          cut.abort(lengthError);
           return callback(lengthError);
         }
         callback(null, chunk);
@@ -65,6 +69,7 @@ export class S3Parts {
       flush(callback) {
         if (seen !== expected) {
           lengthError = new PartLengthError(expected, seen);
+          cut.abort(lengthError);
           return callback(lengthError);
         }
         callback();
@@ -73,7 +78,10 @@ export class S3Parts {
     body.on('error', (err) => {
       bodyError ??= err;
       guard.destroy(err);
+      cut.abort(err);
     });
+    // Its failures are reported through lengthError and bodyError (the SDK may have stopped listening).
+    guard.on('error', () => {});
     body.pipe(guard);
     try {
       await this.client.send(
@@ -86,7 +94,7 @@ export class S3Parts {
           ContentLength: expected,
         }),
         // A streamed body cannot be sent twice: one attempt.
-        { abortSignal: deadline(this.settings, 1) },
+        { abortSignal: AbortSignal.any([deadline(this.settings, 1), cut.signal]) },
       );
     } catch (err) {
       body.unpipe(guard);
