@@ -106,7 +106,13 @@ export class S3Parts {
     }
   }
 
-  async complete(id: string, key: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
+  /** The parts the store holds whole (the right size), by part number, with their ETags. */
+  private async whole(
+    id: string,
+    key: string,
+    handle: string,
+    layout: PartsLayout,
+  ): Promise<Map<number, string>> {
     const etags = new Map<number, string>();
     try {
       let PartNumberMarker: string | undefined;
@@ -125,13 +131,21 @@ export class S3Parts {
           if (index < 0 || index >= layout.count || !part.ETag) continue;
           if (part.Size === partSize(layout, index)) etags.set(part.PartNumber!, part.ETag);
         }
-        if (!page.IsTruncated) break;
+        if (!page.IsTruncated) return etags;
         PartNumberMarker = page.NextPartNumberMarker;
       }
     } catch (err) {
       if (isGone(err)) throw gone(id);
       throw s3Error(err, 'finishing an upload in parts');
     }
+  }
+
+  async missing(id: string, key: string, handle: string, layout: PartsLayout): Promise<number> {
+    return layout.count - (await this.whole(id, key, handle, layout)).size;
+  }
+
+  async complete(id: string, key: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
+    const etags = await this.whole(id, key, handle, layout);
     if (etags.size < layout.count) throw new PartsMissingError(layout.count - etags.size);
     try {
       await this.client.send(
