@@ -18,6 +18,7 @@ const SERVER_FILES_ON_S3 = [
   'link-format',
   'main',
   'parts',
+  'parts-store',
   'record',
   'server',
   'sweeper',

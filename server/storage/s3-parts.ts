@@ -101,8 +101,24 @@ export class S3Parts {
       guard.destroy();
       if (lengthError) throw lengthError;
       if (bodyError !== undefined) throw bodyError;
-      if (isGone(err)) throw gone(id);
+      if (isGone(err) || (s3Status(err) === undefined && (await this.isAborted(key, handle)))) throw gone(id);
       throw s3Error(err, 'storing a part');
+    }
+  }
+
+  /**
+   * Whether the multipart upload is gone. A store that refuses a part of an aborted upload may answer
+   * and close before the body is sent (Ceph), so the sender sees only a broken pipe: ask again.
+   */
+  private async isAborted(key: string, handle: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new ListPartsCommand({ Bucket: this.settings.bucket, Key: key, UploadId: handle, MaxParts: 1 }),
+        { abortSignal: deadline(this.settings, 1) },
+      );
+      return false;
+    } catch (err) {
+      return isGone(err);
     }
   }
 
