@@ -17,6 +17,8 @@ const SERVER_FILES_ON_S3 = [
   'limits',
   'link-format',
   'main',
+  'parts',
+  'parts-store',
   'record',
   'server',
   'sweeper',

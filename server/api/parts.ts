@@ -222,18 +222,31 @@ export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: str
   const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
   if (!found) return;
   const session = found.value;
-  if (session.state !== 'open' || !(await ctx.uploads.parts.claim(found))) return unknownSession(reply);
+  if (session.state !== 'open') return unknownSession(reply);
   const { blobs } = ctx.uploads.storage;
+  const partsMissing = (missing: number) =>
+    replyAppError(
+      reply,
+      `${missing} of the upload's ${session.count} parts ${missing === 1 ? 'is' : 'are'} missing; send ${missing === 1 ? 'it' : 'them'}, then finish again.`,
+      409,
+    );
+  try {
+    // Parts missing are told without writing anything (the store may be full).
+    const missing = await blobs.missingParts(session.blobId, session.handle, session);
+    if (missing > 0) return partsMissing(missing);
+  } catch (err) {
+    if (isStorageError(err, 'not-found')) return unknownSession(reply);
+    if (isStorageError(err)) return replyStorageError(reply, err);
+    throw err;
+  }
+  if (!(await ctx.uploads.parts.claim(found))) return unknownSession(reply);
   try {
     await blobs.completeParts(session.blobId, session.handle, session);
   } catch (err) {
+    // A part replaced or removed between the check and now (a client racing its own Done).
     if (err instanceof PartsMissingError) {
-      await ctx.uploads.parts.reopen(session.id);
-      return replyAppError(
-        reply,
-        `${err.missing} of the upload's ${session.count} parts ${err.missing === 1 ? 'is' : 'are'} missing; send ${err.missing === 1 ? 'it' : 'them'}, then finish again.`,
-        409,
-      );
+      await ctx.uploads.parts.reopen(session.id).catch(() => {});
+      return partsMissing(err.missing);
     }
     if (isStorageError(err, 'not-found')) {
       await ctx.uploads.parts.end(session);

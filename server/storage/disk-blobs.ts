@@ -127,6 +127,10 @@ export class DiskBlobs implements BlobStore {
     return this.parts.put(id, layout, index, body);
   }
 
+  missingParts(id: string, _handle: string, layout: PartsLayout): Promise<number> {
+    return this.parts.missing(id, layout);
+  }
+
   completeParts(id: string, _handle: string, layout: PartsLayout): Promise<{ size: number }> {
     return this.parts.complete(id, layout);
   }

@@ -104,7 +104,8 @@ export class DiskParts {
       }
       try {
         let written = 0;
-        for await (const chunk of body as AsyncIterable<Buffer>) {
+        // A failure stops reading but leaves the body whole, so the server can still read the rest and answer.
+        for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
           if (written + chunk.length > expected) throw new PartLengthError(expected, 'more');
           await file.write(chunk, 0, chunk.length, offset + written);
           written += chunk.length;
@@ -127,20 +128,26 @@ export class DiskParts {
     });
   }
 
+  /** How many parts have no marker (yet). */
+  async missing(id: string, layout: PartsLayout): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.folderOf(id));
+    } catch (err) {
+      if (fsCode(err) === 'ENOENT') throw gone(id);
+      throw diskError(err, 'finishing an upload in parts');
+    }
+    const present = new Set(names);
+    let missing = 0;
+    for (let index = 0; index < layout.count; index++) if (!present.has(String(index))) missing++;
+    return missing;
+  }
+
   async complete(id: string, layout: PartsLayout): Promise<{ size: number }> {
     const folder = this.folderOf(id);
     const closing = await this.close(id);
     try {
-      let names: string[];
-      try {
-        names = await readdir(folder);
-      } catch (err) {
-        if (fsCode(err) === 'ENOENT') throw gone(id);
-        throw err;
-      }
-      const present = new Set(names);
-      let missing = 0;
-      for (let index = 0; index < layout.count; index++) if (!present.has(String(index))) missing++;
+      const missing = await this.missing(id, layout);
       if (missing > 0) {
         closing.reopen();
         throw new PartsMissingError(missing);

@@ -184,6 +184,10 @@ export class S3Blobs implements BlobStore {
     return this.parts.put(id, this.keyOf(id), handle, layout, index, body);
   }
 
+  missingParts(id: string, handle: string, layout: PartsLayout): Promise<number> {
+    return this.parts.missing(id, this.keyOf(id), handle, layout);
+  }
+
   completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
     return this.parts.complete(id, this.keyOf(id), handle, layout);
   }

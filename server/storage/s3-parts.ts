@@ -50,6 +50,9 @@ export class S3Parts {
     const expected = partSize(layout, index);
     // The body goes to the store as it arrives; one byte too many or too few fails the store's request,
     // so the store keeps nothing of it.
+    // A broken or wrong-sized body ends the store's request at once (the SDK would otherwise wait for
+    // the rest until its request timeout).
+    const cut = new AbortController();
     let lengthError: PartLengthError | undefined;
     let bodyError: unknown;
     let seen = 0;
@@ -58,6 +61,7 @@ export class S3Parts {
         seen += chunk.length;
         if (seen > expected) {
           lengthError = new PartLengthError(expected, 'more');
+          cut.abort(lengthError);
           return callback(lengthError);
         }
         callback(null, chunk);
@@ -65,6 +69,7 @@ export class S3Parts {
       flush(callback) {
         if (seen !== expected) {
           lengthError = new PartLengthError(expected, seen);
+          cut.abort(lengthError);
           return callback(lengthError);
         }
         callback();
@@ -73,7 +78,10 @@ export class S3Parts {
     body.on('error', (err) => {
       bodyError ??= err;
       guard.destroy(err);
+      cut.abort(err);
     });
+    // Its failures are reported through lengthError and bodyError (the SDK may have stopped listening).
+    guard.on('error', () => {});
     body.pipe(guard);
     try {
       await this.client.send(
@@ -86,19 +94,41 @@ export class S3Parts {
           ContentLength: expected,
         }),
         // A streamed body cannot be sent twice: one attempt.
-        { abortSignal: deadline(this.settings, 1) },
+        { abortSignal: AbortSignal.any([deadline(this.settings, 1), cut.signal]) },
       );
     } catch (err) {
       body.unpipe(guard);
       guard.destroy();
       if (lengthError) throw lengthError;
       if (bodyError !== undefined) throw bodyError;
-      if (isGone(err)) throw gone(id);
+      if (isGone(err) || (s3Status(err) === undefined && (await this.isAborted(key, handle)))) throw gone(id);
       throw s3Error(err, 'storing a part');
     }
   }
 
-  async complete(id: string, key: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
+  /**
+   * Whether the multipart upload is gone. A store that refuses a part of an aborted upload may answer
+   * and close before the body is sent (Ceph), so the sender sees only a broken pipe: ask again.
+   */
+  private async isAborted(key: string, handle: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new ListPartsCommand({ Bucket: this.settings.bucket, Key: key, UploadId: handle, MaxParts: 1 }),
+        { abortSignal: deadline(this.settings, 1) },
+      );
+      return false;
+    } catch (err) {
+      return isGone(err);
+    }
+  }
+
+  /** The parts the store holds whole (the right size), by part number, with their ETags. */
+  private async whole(
+    id: string,
+    key: string,
+    handle: string,
+    layout: PartsLayout,
+  ): Promise<Map<number, string>> {
     const etags = new Map<number, string>();
     try {
       let PartNumberMarker: string | undefined;
@@ -117,13 +147,21 @@ export class S3Parts {
           if (index < 0 || index >= layout.count || !part.ETag) continue;
           if (part.Size === partSize(layout, index)) etags.set(part.PartNumber!, part.ETag);
         }
-        if (!page.IsTruncated) break;
+        if (!page.IsTruncated) return etags;
         PartNumberMarker = page.NextPartNumberMarker;
       }
     } catch (err) {
       if (isGone(err)) throw gone(id);
       throw s3Error(err, 'finishing an upload in parts');
     }
+  }
+
+  async missing(id: string, key: string, handle: string, layout: PartsLayout): Promise<number> {
+    return layout.count - (await this.whole(id, key, handle, layout)).size;
+  }
+
+  async complete(id: string, key: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {
+    const etags = await this.whole(id, key, handle, layout);
     if (etags.size < layout.count) throw new PartsMissingError(layout.count - etags.size);
     try {
       await this.client.send(

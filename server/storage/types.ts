@@ -83,6 +83,8 @@ export interface BlobStore {
    * index again replaces it. Never holds the part whole in memory.
    */
   putPart(id: string, handle: string, layout: PartsLayout, index: number, body: Readable): Promise<void>;
+  /** How many parts are not stored whole (yet); stores nothing. */
+  missingParts(id: string, handle: string, layout: PartsLayout): Promise<number>;
   /** Checks every part and makes the blob visible (no copy); rejects with PartsMissingError otherwise. */
   completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }>;
   /** Removes everything the write in parts stored; an unknown or finished one is not an error. */

@@ -83,6 +83,30 @@ describe('settings', () => {
   });
 });
 
+describe('uploads in parts settings', () => {
+  it('default to 16 MiB parts, an hour, 4 sessions per address, and take the file\'s "parts"', async () => {
+    expect(loadSettings({ DATA_DIR: dir }, '/work').parts).toEqual({
+      partBytes: 16 * 1024 * 1024,
+      sessionLifetimeMs: 3_600_000,
+      sessionsPerAddress: 4,
+    });
+    const s = await withConfig({ parts: { partSizeMiB: 5, sessionMinutes: 90, sessionsPerAddress: 0 } });
+    expect(s.parts).toEqual({
+      partBytes: 5 * 1024 * 1024,
+      sessionLifetimeMs: 90 * 60_000,
+      sessionsPerAddress: 0,
+    });
+  });
+
+  it('refuse parts smaller than S3 takes, and unknown keys', async () => {
+    await expect(withConfig({ parts: { partSizeMiB: 4 } })).rejects.toThrow(/partSizeMiB must be at least 5/);
+    await expect(withConfig({ parts: { partSize: 8 } })).rejects.toThrow(
+      /"parts" in the config file: unknown key/,
+    );
+    await expect(withConfig({ parts: 8 })).rejects.toThrow(/"parts" in the config file must be an object/);
+  });
+});
+
 describe('object storage settings', () => {
   it('leave the disk store in place without a storage URL', async () => {
     expect((await withConfig({})).s3).toBeUndefined();

@@ -79,4 +79,25 @@ describe.skipIf(!namespaces)('a full disk', () => {
     expect([after.files.length, after.records]).toEqual([1, [`${fits.json.result.fileName}.json`]]);
     expect((await fetch(`${server.baseUrl}/_hushdrop/health`)).status).toBe(200);
   }, 120_000);
+
+  it('answers 507 to a part that does not fit; its index stays absent and abort leaves nothing', async () => {
+    const before = await onDisk();
+    const base = `${server.apiUrl}/v1/Upload/Parts`;
+    const size = 6 * 1024 * 1024;
+    const started = await post(
+      base,
+      form({ encrypt: 'false', partsTotal: String(size), fileName: 'big.bin' }),
+    );
+    expect(started.status, started.text).toBe(201);
+    const { id } = started.json;
+    const part = await fetch(`${base}/${id}/0`, { method: 'PUT', body: randomBytesOf(size) });
+    expect(part.status).toBe(507);
+    expect((await part.json()).error.message).toMatch(/storage is full/);
+    const done = await fetch(`${base}/${id}`, { method: 'POST' });
+    expect(done.status).toBe(409);
+    expect((await fetch(`${base}/${id}`, { method: 'DELETE' })).status).toBe(204);
+    const after = await onDisk();
+    expect(after.files).toEqual(before.files);
+    expect((await fetch(`${server.baseUrl}/_hushdrop/health`)).status).toBe(200);
+  }, 120_000);
 });

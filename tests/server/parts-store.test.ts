@@ -1,0 +1,92 @@
+// The store's writes in parts (server/storage/types.ts), on the store under test (disk, or S3 in the s3
+// project): a part longer or shorter than its index allows is refused and leaves its index absent (also
+// when a whole copy had arrived before), parts replace each other, and nothing is visible before Done.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIN_PART_BYTES } from '../../server/config/settings';
+import { openDiskStorage } from '../../server/storage/disk';
+import { openS3Storage } from '../../server/storage/s3';
+import {
+  PartLengthError,
+  type PartsLayout,
+  PartsMissingError,
+  type Storage,
+} from '../../server/storage/types';
+import { s3ForTestServer } from './storage-under-test';
+import { randomBytesOf } from './test-helpers';
+
+const opened: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of opened.splice(0)) await close();
+});
+
+async function store(): Promise<Storage> {
+  const s3 = await s3ForTestServer();
+  if (s3) {
+    const storage = openS3Storage(s3);
+    opened.push(() => storage.close());
+    return storage;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'hushdrop-parts-'));
+  const storage = await openDiskStorage(dir);
+  opened.push(async () => {
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return storage;
+}
+
+const layout: PartsLayout = { count: 2, partBytes: MIN_PART_BYTES, totalBytes: MIN_PART_BYTES + 1000 };
+const bytes = randomBytesOf(layout.totalBytes, 3);
+const part = (index: number) =>
+  bytes.subarray(index * layout.partBytes, Math.min(bytes.length, (index + 1) * layout.partBytes));
+const from = (data: Uint8Array) => Readable.from([Buffer.from(data)]);
+
+describe('a write in parts', () => {
+  it('refuses a part longer or shorter than its index allows and keeps nothing of it', async () => {
+    const { blobs } = await store();
+    const id = 'partsStoreTest1';
+    const handle = await blobs.beginParts(id);
+    const longer = Buffer.concat([Buffer.from(part(1)), Buffer.from([1])]);
+    await expect(blobs.putPart(id, handle, layout, 1, from(longer))).rejects.toBeInstanceOf(PartLengthError);
+    await expect(blobs.putPart(id, handle, layout, 1, from(part(1).subarray(1)))).rejects.toBeInstanceOf(
+      PartLengthError,
+    );
+    await expect(blobs.putPart(id, handle, layout, 0, from(part(1)))).rejects.toThrow(
+      /has 1000 bytes, not 5242880/,
+    );
+    expect(await blobs.missingParts(id, handle, layout)).toBe(2);
+
+    // Whole parts, in any order, after the refused ones.
+    await blobs.putPart(id, handle, layout, 1, from(part(1)));
+    expect(await blobs.missingParts(id, handle, layout)).toBe(1);
+    await blobs.putPart(id, handle, layout, 0, from(part(0)));
+    expect(await blobs.missingParts(id, handle, layout)).toBe(0);
+    // Nothing is visible before Done.
+    const listed: string[] = [];
+    for await (const blob of blobs.list()) listed.push(blob.id);
+    expect(listed).not.toContain(id);
+
+    expect(await blobs.completeParts(id, handle, layout)).toEqual({ size: layout.totalBytes });
+    expect(Buffer.compare(await buffer(await blobs.get(id)), Buffer.from(bytes))).toBe(0);
+    await blobs.delete(id);
+  });
+
+  it('finishes only with every part, and abort removes it all', async () => {
+    const { blobs } = await store();
+    const id = 'partsStoreTest2';
+    const handle = await blobs.beginParts(id);
+    await blobs.putPart(id, handle, layout, 1, from(part(1)));
+    await expect(blobs.completeParts(id, handle, layout)).rejects.toBeInstanceOf(PartsMissingError);
+    await blobs.abortParts(id, handle);
+    await expect(blobs.putPart(id, handle, layout, 0, from(part(0)))).rejects.toThrow(/No upload in parts/);
+    await expect(blobs.get(id)).rejects.toThrow(/No stored bytes/);
+    // Twice is no error.
+    await blobs.abortParts(id, handle);
+  });
+});
