@@ -1,12 +1,13 @@
 // A client-mode upload in parts, in both browsers, against the product server with its smallest
 // part size (5 MiB), so a 12 MiB file is 3 parts: it goes in parts and its link opens to the exact
-// bytes (in both variants); to a server without parts it goes as one POST as before; a Cancel
-// mid-way leaves no history entry, no scratch file and no session on the server; a part whose
-// connection drops is sent again and the upload completes. A front before the server
+// bytes (both variants, both formats); to a server without parts it goes as one POST as before; a
+// Cancel mid-way leaves no history entry, no scratch file and no session on the server; a part
+// whose connection drops is sent again and the upload completes. A front before the server
 // (support/parts-front.ts) notes the requests and plays the server without parts, the dropped
 // connection and the part held for the Cancel.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { openLink } from '../testkit/links';
 import { opfsNames } from '../testkit/opfs';
 import { serverSettings } from '../testkit/settings';
@@ -17,7 +18,7 @@ import { historyCount } from './support/history';
 import { UNGRANTED_HOST } from './support/hosts';
 import { type PartsFront, type Seen, startPartsFront } from './support/parts-front';
 import { serverForFile } from './support/servers';
-import { chooseFiles, FILE_INPUT, jobsShown, submitFile } from './support/uploads';
+import { chooseFiles, FILE_INPUT, fileNameOf, jobsShown, submitFile } from './support/uploads';
 
 const MIB = 1024 * 1024;
 const PART_BYTES = 5 * MIB;
@@ -98,6 +99,27 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       expect(matching(seen, 'POST', start).map((s) => s.status)).toEqual([201]);
       expect(matching(seen, 'PUT', part).map((s) => s.status)).toEqual([204, 204, 204]);
       expect(matching(seen, 'POST', done).map((s) => s.status)).toEqual([200]);
+      expect((await openLink(link)).equals(bytes)).toBe(true);
+      await page.close();
+    } finally {
+      await d.setSettings(serverSettings(front.addresses, 'current'));
+    }
+  });
+
+  it('cuts the authenticated format wherever its records fall, and its link opens to the bytes', async () => {
+    await d.setSettings(
+      serverSettings(front.addresses, 'current', { defaults: { ...DEFAULT_UPLOAD, format: 'ece' } }),
+    );
+    try {
+      const bytes = randomBytes(SIZE);
+      const mark = front.seen.length;
+      const { link, page } = await uploadFile('ece-parts.bin', bytes);
+      expect(link).toMatch(/#ece1\./);
+      const seen = since(mark);
+      // A header and a tag per 64 KiB record more than the file: still 3 parts of 5 MiB at most.
+      for (const index of [0, 1, 2])
+        expect(matching(seen, 'PUT', PART(index)).map((s) => s.status)).toEqual([204]);
+      expect((await ref.server.stored(fileNameOf(link)))?.linkFormat).toBe('ece1');
       expect((await openLink(link)).equals(bytes)).toBe(true);
       await page.close();
     } finally {
