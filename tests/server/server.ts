@@ -12,6 +12,7 @@ import { checkDeletion, DOWNLOAD_DATA_PATH, replyDeletionPage } from '../../serv
 import { handleUpload } from '../../server/api/upload';
 import type { Exchange, Seams } from '../../server/app';
 import { defaultSettings, NO_LIMITS, type ServerSettings } from '../../server/config/settings';
+import { drain } from '../../server/http/body';
 import { directReply, jsonBody, type Reply, replyNotFound } from '../../server/http/responses';
 import { startServer as startHushdrop } from '../../server/server';
 import { replyDownloadPage, servesPage } from './download-page';
@@ -103,6 +104,11 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
 
   const intercept = async (x: Exchange, ctx: ApiContext): Promise<boolean> => {
     const { route, res } = x;
+    if (opts.noParts && route.kind.startsWith('parts-')) {
+      await drain(x.body);
+      replyNotFound(x.reply);
+      return true;
+    }
     if (route.kind === 'upload') {
       const fault = faults.take();
       if (fault && fault !== 'drip' && fault !== 'answer-then-drop') {

@@ -70,6 +70,11 @@ export interface ServerOptions {
    * server has no rate limits or quotas, no access log, and sweeps once an hour.
    */
   settings?: Partial<ServerSettings>;
+  /**
+   * Answer as a server without uploads in parts does (Teknik, an older Hushdrop): 404 to everything
+   * under `…/Upload/Parts`, so a client sends one request (the tests of its one-request ways).
+   */
+  noParts?: boolean;
   /** Told after every sweep of expired uploads. */
   onSweep?: (report: { expired: number; orphans: number; error?: unknown }) => void;
 }

@@ -5,6 +5,8 @@
 // before the page's scripts run (addInitScript), the workers a page or the offscreen document
 // starts (Playwright's worker event, the DevTools protocol). The 300 MiB upload itself, with
 // memory measured, runs in both browsers (../large.e2e.test.ts). No timing assertions.
+// Its servers take no uploads in parts (noParts), as Teknik's: these are the one-request ways
+// (a Hushdrop server gets an upload in parts, ../parts.e2e.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,8 +40,8 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'hushdrop-large-'));
   plainDir = join(tmp, 'plain-server');
   recordedDir = join(tmp, 'recorded-server');
-  plain = await startServer({ dataDir: plainDir });
-  recorded = await startServer({ dataDir: recordedDir, record: true });
+  plain = await startServer({ dataDir: plainDir, noParts: true });
+  recorded = await startServer({ dataDir: recordedDir, record: true, noParts: true });
   browser = await launchExtension();
 });
 
@@ -153,7 +155,7 @@ describe('size limit known up front', () => {
 
   it('a limit learned from a 413 refuses the next over-limit file without sending it', async () => {
     const dataDir = join(tmp, 'limited-server');
-    const limited = await startServer({ dataDir, record: true, maxUploadBytes: 2 * MIB });
+    const limited = await startServer({ dataDir, record: true, maxUploadBytes: 2 * MIB, noParts: true });
     const { page } = await uploadPage(serverSettings(limited, 'current'));
     try {
       const pick = (name: string, bytes: number) =>

@@ -6,6 +6,8 @@
 // ../background-jobs.e2e.test.ts cover in both browsers), and the test watches it from a script run
 // in the document that sends: before the upload page's own scripts (Playwright's addInitScript), or
 // in the offscreen document, which only CDP reaches.
+// Its servers take no uploads in parts (noParts), as Teknik's: these are the one-request ways
+// (a Hushdrop server gets an upload in parts, ../parts.e2e.test.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +33,7 @@ let original: string;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'hushdrop-path-backed-'));
-  server = await startServer({ dataDir: join(tmp, 'server') });
+  server = await startServer({ dataDir: join(tmp, 'server'), noParts: true });
   path = join(tmp, 'copy-12.bin');
   original = await writeRandomFile(path, 12 * MIB + 7);
   browser = await launchExtension();

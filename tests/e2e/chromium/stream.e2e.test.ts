@@ -7,6 +7,8 @@
 // assertions: the machine is shared.
 // Chromium only by nature: Firefox never streams a request body (it would send the text
 // "[object ReadableStream]"; ../request-streams.e2e.test.ts shows it), so it always goes the disk way.
+// Its servers take no uploads in parts (noParts), as Teknik's: these are the one-request ways
+// (a Hushdrop server gets an upload in parts, ../parts.e2e.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -38,7 +40,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'hushdrop-stream-'));
   const start = async (name: string, tls?: { http2: boolean }) => {
     dirs[name] = join(tmp, name);
-    return startServer({ dataDir: dirs[name]!, record: true, ...(tls ? { tls } : {}) });
+    return startServer({ dataDir: dirs[name]!, record: true, noParts: true, ...(tls ? { tls } : {}) });
   };
   h2 = await start('h2', { http2: true });
   h1tls = await start('h1tls', { http2: false });

@@ -7,6 +7,8 @@
 // assertions.
 // Chromium only by nature: Firefox never streams a request body (../request-streams.e2e.test.ts), so
 // there is no choice to make there; it always goes the disk way.
+// Its servers take no uploads in parts (noParts), as Teknik's: these are the one-request ways
+// (a Hushdrop server gets an upload in parts, ../parts.e2e.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ let origin: string;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'hushdrop-choice-'));
-  h2 = await startServer({ dataDir: join(tmp, 'h2'), record: true, tls: { http2: true } });
+  h2 = await startServer({ dataDir: join(tmp, 'h2'), record: true, tls: { http2: true }, noParts: true });
   origin = new URL(h2.apiUrl).origin;
   browser = await launchExtension({ trustSpki: [h2.tls!.spkiSha256] });
 });
