@@ -19,7 +19,13 @@ import { decryptedHash } from '../../testkit/links';
 import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { historyCount } from '../support/history';
-import { type ExtensionBrowser, launchExtension, rightClickText, serverSettings } from './harness';
+import {
+  type ExtensionBrowser,
+  launchExtension,
+  oneRequestWay,
+  rightClickText,
+  serverSettings,
+} from './harness';
 import { cancelWhen, openUploadPage } from './large-files';
 
 /** Stored upload files on the reference server's disk (kept as `.enc`, received as `.part`). */
@@ -101,7 +107,7 @@ describe('Cancel on a 200 MiB file', () => {
       const { page } = await uploadPage(serverSettings(recorded, 'current'));
       try {
         const history = await historyCount(page);
-        const requests = recorded.requests.length;
+        const requests = oneRequestWay(recorded).length;
         await cancelWhen(page, phase, HALF_WAY[phase]);
         await page.setInputFiles('#file', path);
         const job = page.locator('.job[data-state="cancelled"]');
@@ -113,11 +119,11 @@ describe('Cancel on a 200 MiB file', () => {
         expect(await opfsNames(page)).toEqual([]);
         if (phase === 'Encrypting') {
           // Cancelled before the upload began: the server never heard of it.
-          expect(recorded.requests.length).toBe(requests);
+          expect(oneRequestWay(recorded).length).toBe(requests);
         } else {
           // The request began and was cut off: the server got part of it and kept nothing.
-          expect(recorded.requests.length).toBe(requests + 1);
-          const request = recorded.requests[requests]!;
+          expect(oneRequestWay(recorded).length).toBe(requests + 1);
+          const request = oneRequestWay(recorded)[requests]!;
           await expect.poll(() => storedFiles(recordedDir), { timeout: 30_000 }).toEqual([]);
           expect(request.bodyBytes).toBeLessThan(size);
         }

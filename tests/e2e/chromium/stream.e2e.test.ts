@@ -26,7 +26,13 @@ import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { writeTransportFigures } from '../../testkit/transport-figures';
 import { historyCount } from '../support/history';
-import { type ExtensionBrowser, launchExtension, rightClickText, serverSettings } from './harness';
+import {
+  type ExtensionBrowser,
+  launchExtension,
+  oneRequestWay,
+  rightClickText,
+  serverSettings,
+} from './harness';
 import { cancelWhen, openUploadPage } from './large-files';
 
 let tmp: string;
@@ -57,7 +63,9 @@ afterAll(async () => {
 
 /** Upload requests the server received, with the HTTP version of each. */
 const uploads = (server: ReferenceServer) =>
-  server.requests.filter((r) => r.method === 'POST').map((r) => r.httpVersion);
+  oneRequestWay(server)
+    .filter((r) => r.method === 'POST')
+    .map((r) => r.httpVersion);
 
 const storedFiles = (name: string) => readdirSync(join(dirs[name]!, 'files'));
 
@@ -275,7 +283,7 @@ describe('HTTPS with HTTP/2', () => {
     const { page } = await uploadPage(h2);
     try {
       const history = await historyCount(page);
-      const requests = h2.requests.length;
+      const requests = oneRequestWay(h2).length;
       const kept = storedFiles('h2');
       await cancelWhen(page, 'Uploading', 30);
       await page.setInputFiles('#file', path);
@@ -286,8 +294,8 @@ describe('HTTPS with HTTP/2', () => {
       expect(await historyCount(page)).toBe(history);
       expect(await opfsNames(page)).toEqual([]);
       // One streamed request began, over HTTP/2, and was reset before its end.
-      expect(h2.requests.length).toBe(requests + 1);
-      const request = h2.requests[requests]!;
+      expect(oneRequestWay(h2).length).toBe(requests + 1);
+      const request = oneRequestWay(h2)[requests]!;
       expect(request.httpVersion).toBe('2.0');
       await expect.poll(() => storedFiles('h2'), { timeout: 30_000 }).toEqual(kept);
       expect(request.bodyBytes).toBeLessThan(size);

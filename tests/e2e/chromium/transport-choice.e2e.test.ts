@@ -18,7 +18,7 @@ import { MIB, writeRandomFile } from '../../testkit/files';
 import { decryptedHash } from '../../testkit/links';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { storedTransportFigures, writeTransportFigures } from '../../testkit/transport-figures';
-import { type ExtensionBrowser, launchExtension, serverSettings } from './harness';
+import { type ExtensionBrowser, launchExtension, oneRequestWay, serverSettings } from './harness';
 import { openUploadPage } from './large-files';
 
 let tmp: string;
@@ -43,7 +43,7 @@ afterAll(async () => {
 async function upload(page: Page, path: string) {
   const done = page.locator('.job[data-state="done"]');
   const before = await done.count();
-  const requests = h2.requests.length;
+  const requests = oneRequestWay(h2).length;
   await page.setInputFiles('#file', path);
   await expect.poll(() => done.count(), { timeout: 240_000 }).toBe(before + 1);
   const [url, key] = (await done.first().locator('input[id^="link-"]').inputValue()).split('#') as [
@@ -52,7 +52,9 @@ async function upload(page: Page, path: string) {
   ];
   const stored = await h2.stored(new URL(url).pathname.split('/').pop()!);
   expect(stored, url).toBeDefined();
-  const posts = h2.requests.slice(requests).filter((r) => r.method === 'POST');
+  const posts = oneRequestWay(h2)
+    .slice(requests)
+    .filter((r) => r.method === 'POST');
   expect(posts.length).toBe(1);
   return { request: posts[0]!, stored: stored!, key };
 }
