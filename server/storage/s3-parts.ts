@@ -48,11 +48,16 @@ export class S3Parts {
 
   async put(id: string, key: string, handle: string, layout: PartsLayout, index: number, body: Readable) {
     const expected = partSize(layout, index);
-    // The body goes to the store as it arrives; one byte too many or too few fails the store's request,
-    // so the store keeps nothing of it.
-    // A broken or wrong-sized body ends the store's request at once (the SDK would otherwise wait for
-    // the rest until its request timeout).
+    // The body goes to the store as it arrives. A broken body, or one byte too many or too few, ends the
+    // store's request at once (`cut`; the SDK would otherwise wait for the rest), so the store keeps
+    // nothing of it.
     const cut = new AbortController();
+    const { settings } = this;
+    const storeSilent = new StorageError(
+      'unavailable',
+      'The object store did not answer in time while storing a part.',
+    );
+    let answerDue: NodeJS.Timeout | undefined;
     let lengthError: PartLengthError | undefined;
     let bodyError: unknown;
     let seen = 0;
@@ -72,6 +77,8 @@ export class S3Parts {
           cut.abort(lengthError);
           return callback(lengthError);
         }
+        // Every byte is on its way: from now on the store has its usual time to answer.
+        answerDue = setTimeout(() => cut.abort(storeSilent), settings.requestTimeoutMs);
         callback();
       },
     });
@@ -93,16 +100,21 @@ export class S3Parts {
           Body: guard,
           ContentLength: expected,
         }),
-        // A streamed body cannot be sent twice: one attempt.
-        { abortSignal: AbortSignal.any([deadline(this.settings, 1), cut.signal]) },
+        // A streamed body cannot be sent twice (one attempt), and it takes as long as its sender does: the
+        // client's own pace is policed by the server's slow-client cut (which breaks the body, so `cut`),
+        // the store's answer after the last byte by the timer in flush().
+        { abortSignal: cut.signal, requestTimeout: 0 },
       );
     } catch (err) {
       body.unpipe(guard);
       guard.destroy();
+      if (cut.signal.reason === storeSilent) throw storeSilent;
       if (lengthError) throw lengthError;
       if (bodyError !== undefined) throw bodyError;
       if (isGone(err) || (s3Status(err) === undefined && (await this.isAborted(key, handle)))) throw gone(id);
       throw s3Error(err, 'storing a part');
+    } finally {
+      clearTimeout(answerDue);
     }
   }
 

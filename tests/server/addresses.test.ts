@@ -50,6 +50,7 @@ describe('links and the info endpoint', () => {
       maxUploadBytes: 5_000_000,
       maxAgeSeconds: null,
       accounts: { required: false, auth: 'basic' },
+      parts: { partBytes: 16 * 1024 * 1024 },
     });
     expect(await (await fetch(`${t.server.baseUrl}/_hushdrop/health`)).json()).toEqual({ status: 'ok' });
     // The reserved prefix is the server's: nothing else there, and no upload could be named so.
