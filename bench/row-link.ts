@@ -3,14 +3,15 @@
 // the upload page in client mode, the way Hushdrop chooses from what it measured (after three warm-up
 // uploads from no figures: the stream twice, then the disk way it tries once), and the same upload the
 // other way beside it, against curl --http2 -F of the same file to the same server through the
-// same limit.
+// same limit. Then the same against the product's own server, which takes uploads in parts (and so
+// the upload goes in parts, each sent while the next is encrypted), against curl to it.
 import { join } from 'node:path';
 import type { UploadWay } from '../lib/upload';
 import { type BenchBrowser, launch } from './chromium';
 import { MIB } from './common';
 import { createLimitedLink } from './netns';
 import { curlUpload, extensionUpload, type UploadRun } from './row-upload';
-import { startBenchServer } from './server';
+import { type BenchServer, startBenchServer, startHushdropBenchServer } from './server';
 import { figuresFor, readFigures, samplesFor, sampleWritten, writeFigures } from './transport-figures';
 
 /** A person's first uploads to a server: two streams (one could be a cold start), then the disk way once. */
@@ -30,6 +31,8 @@ export interface LinkRate {
   warmups: UploadWay[];
   /** What the figures held after the warm-ups, MiB/s: stream, disk send, encryption into the copy. */
   learned: { stream?: number; send?: number; encrypt?: number };
+  /** The same upload to the product's server (it takes parts): curl, the client, and the parts it took each time. */
+  hushdrop: { curl: number[]; client: UploadRun[]; parts: number[] };
 }
 
 /** A streamed upload shows no "Encrypting" phase (row-upload.ts). */
@@ -47,6 +50,7 @@ export async function linkRow(
   const link = await createLimitedLink();
   if ('skipped' in link) return link;
   let browser: BenchBrowser | undefined;
+  let hushdrop: BenchServer | undefined;
   const server = await startBenchServer(join(tmp, 'server-link'), '1', {
     netns: link.ns,
     env: { HOST: link.remoteIp },
@@ -55,7 +59,12 @@ export async function linkRow(
     throw err;
   });
   try {
-    browser = await launch(extDir, [server.tls!.spkiSha256], [`https://${link.remoteIp}/*`]);
+    hushdrop = await startHushdropBenchServer(join(tmp, 'server-link-hushdrop'), link.remoteIp, link.ns);
+    browser = await launch(
+      extDir,
+      [server.tls!.spkiSha256, hushdrop.tls!.spkiSha256],
+      [`https://${link.remoteIp}/*`],
+    );
     // An extension page of its own, to read and set the figures from.
     const figuresPage = await browser.ctx.newPage();
     await figuresPage.goto(browser.url('uploads.html'));
@@ -83,6 +92,7 @@ export async function linkRow(
         otherWays: [],
         warmups: [],
         learned: {},
+        hushdrop: { curl: [], client: [], parts: [] },
       };
       for (let i = 0; i < WARM_UPS; i++) r.warmups.push(wayOf(await upload(browser)));
       const learned = await readFigures(figuresPage);
@@ -108,11 +118,27 @@ export async function linkRow(
         r.other.push(other);
         r.otherWays.push(otherWay);
       }
+      // The product's server: one untimed upload first (its connection, its worker), then rounds.
+      const toHushdrop = async () => {
+        const run = await extensionUpload(browser!, hushdrop!, path, 'client');
+        hushdrop!.clearFiles();
+        return { run, parts: hushdrop!.takePartsTaken() };
+      };
+      await toHushdrop();
+      for (let i = 0; i < reps; i++) {
+        r.hushdrop.curl.push(await curlUpload(hushdrop, path));
+        hushdrop.clearFiles();
+        hushdrop.takePartsTaken();
+        const { run, parts } = await toHushdrop();
+        r.hushdrop.client.push(run);
+        r.hushdrop.parts.push(parts);
+      }
       results.push(r);
     }
     return results;
   } finally {
     await browser?.close();
+    await hushdrop?.close();
     await server.close();
     link.close();
   }

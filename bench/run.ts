@@ -496,6 +496,28 @@ async function rowL(extDir: string, tmp: string): Promise<void> {
         `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s; +${fmt(median(r.client.map((c) => c.extraRss)) / MIB, 0)} MiB); the other way (${otherWays}): ${fmt(curl / other)}, ${mb(other)} MiB/s`,
       );
     });
+    // The same links to the product's own server, which takes uploads in parts.
+    l.forEach((r, i) => {
+      const h = r.hushdrop;
+      log(
+        `  ${r.mbit} Mbit/s, Hushdrop server: ms per round: curl ${ms(h.curl)}; client ${ms(h.client.map((c) => c.ms))} (parts taken ${h.parts.join(', ')})`,
+      );
+      const curl = median(h.curl);
+      const client = median(h.client.map((c) => c.ms));
+      const target = LINK_RATES[i]![1];
+      const mb = (t: number) => fmt(mibps(LINK_BYTES, t), 1);
+      const way = h.parts.every((n) => n > 1)
+        ? `in parts (${h.parts[0]} each time)`
+        : `parts taken ${h.parts.join(', ')}`;
+      add(
+        `l${i + 1}h`,
+        `same to the Hushdrop server (it takes uploads in parts; the upload went ${way}) vs curl --http2 -F to it, through ${r.mbit} Mbit/s`,
+        curl / client,
+        `≥ ${target}`,
+        atLeast(target),
+        `${mb(client)} vs ${mb(curl)} MiB/s (${fmt(client / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s; +${fmt(median(h.client.map((c) => c.extraRss)) / MIB, 0)} MiB)`,
+      );
+    });
   } finally {
     rmSync(path, { force: true });
   }

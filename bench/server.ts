@@ -1,9 +1,10 @@
 // The reference upload server in a process of its own (so its work is not mixed with the bench's
 // own), on a free loopback port (or another address in a network namespace), with its data in `dataDir`.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { DEFAULT_UPLOAD } from '../lib/settings';
+import { makeTlsIdentity } from '../tests/server/tls';
 import { REFERENCE_SERVER_MAIN, serverSettings } from '../tests/testkit';
 import { endsWithBench, stop } from './common';
 
@@ -20,6 +21,8 @@ export interface BenchServer {
   clearFiles(): void;
   /** Paths of the stored upload files. */
   storedFiles(): string[];
+  /** Parts the server took (its access log's `parts-put` lines answered 204) since the last call. */
+  takePartsTaken(): number;
   close(): Promise<void>;
 }
 
@@ -32,27 +35,47 @@ export interface BenchServer {
 export async function startBenchServer(
   dataDir: string,
   tls?: '1' | 'http1',
-  other: { main?: string; env?: Record<string, string>; netns?: string } = {},
+  other: {
+    main?: string;
+    env?: Record<string, string>;
+    netns?: string;
+    /** A TLS identity given to the server in `env` (the product's server prints no tls_ lines). */
+    identity?: { certificatePath: string; spkiSha256: string };
+  } = {},
 ): Promise<BenchServer> {
   const tsx = resolve('node_modules/.bin/tsx');
   const command = [tsx, other.main ? resolve(other.main) : REFERENCE_SERVER_MAIN];
   if (other.netns) command.unshift('ip', 'netns', 'exec', other.netns);
   const child = endsWithBench(
     spawn(command[0]!, command.slice(1), {
-      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TLS: tls ?? '0', ...other.env },
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATA_DIR: dataDir,
+        TLS: other.identity ? '0' : (tls ?? '0'),
+        ...other.env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
   const lines: Record<string, string> = {};
+  let partsTaken = 0;
+  let tail = '';
+  const countParts = (d: Buffer) => {
+    const text = tail + d;
+    const end = text.lastIndexOf('\n') + 1;
+    partsTaken += text.slice(0, end).match(/ PUT parts-put-\S+ 204 /g)?.length ?? 0;
+    tail = text.slice(end).slice(-4096);
+  };
   await new Promise<void>((done, fail) => {
     let buffered = '';
     const onData = (d: Buffer) => {
       buffered += d;
       for (const m of buffered.matchAll(/^(base_url|api_url|upload_url|tls_cert|tls_spki)=(\S+)$/gm))
         lines[m[1]!] = m[2]!;
-      if (lines.base_url && lines.api_url && lines.upload_url && (!tls || lines.tls_spki)) {
+      if (lines.base_url && lines.api_url && lines.upload_url && (!tls || other.identity || lines.tls_spki)) {
         child.stdout!.off('data', onData);
-        child.stdout!.resume();
+        child.stdout!.on('data', countParts);
         done();
       }
     };
@@ -62,7 +85,11 @@ export async function startBenchServer(
   const files = join(dataDir, 'files');
   return {
     dataDir,
-    ...(tls ? { tls: { certificatePath: lines.tls_cert!, spkiSha256: lines.tls_spki! } } : {}),
+    ...(other.identity
+      ? { tls: other.identity }
+      : tls
+        ? { tls: { certificatePath: lines.tls_cert!, spkiSha256: lines.tls_spki! } }
+        : {}),
     baseUrl: lines.base_url!,
     apiUrl: lines.api_url!,
     uploadUrl: lines.upload_url!,
@@ -71,8 +98,37 @@ export async function startBenchServer(
       for (const name of readdirSync(files)) rmSync(join(files, name), { force: true });
     },
     storedFiles: () => readdirSync(files).map((name) => join(files, name)),
+    takePartsTaken() {
+      const n = partsTaken;
+      partsTaken = 0;
+      return n;
+    },
     close: () => stop(child),
   };
+}
+
+/**
+ * The product's own server (server/main.ts, disk store) over HTTPS with HTTP/2, with a certificate
+ * made for `host` (tests/server/tls.ts), in network namespace `netns` when given. It takes uploads
+ * in parts, so an encrypted upload to it goes in parts.
+ */
+export async function startHushdropBenchServer(
+  dataDir: string,
+  host: string,
+  netns?: string,
+): Promise<BenchServer> {
+  mkdirSync(dataDir, { recursive: true });
+  const id = await makeTlsIdentity(host);
+  const certificatePath = join(dataDir, '..', `${basename(dataDir)}-cert.pem`);
+  const keyPath = join(dataDir, '..', `${basename(dataDir)}-key.pem`);
+  writeFileSync(certificatePath, id.certificatePem);
+  writeFileSync(keyPath, id.keyPem, { mode: 0o600 });
+  return startBenchServer(dataDir, '1', {
+    main: 'server/main.ts',
+    ...(netns ? { netns } : {}),
+    env: { HOST: host, TLS_CERT: certificatePath, TLS_KEY: keyPath, ACCESS_LOG: 'stdout' },
+    identity: { certificatePath, spkiSha256: id.spkiSha256 },
+  });
 }
 
 /** One profile pointing at the bench server (current variant) with the given upload mode. */
