@@ -4,7 +4,8 @@
 // Env: PORT (default 8787, 0 = a free port), HOST (the address to listen on, default 127.0.0.1), DATA_DIR (default a new temp dir), DOWNLOAD_PAGE=1, MAX_UPLOAD_BYTES,
 // ACCOUNTS (`user:token,user2:token2`), DELETION (teknik, other-wording, keeps-file), CONFIG (a JSON file with
 // ServerOptions; env values win over it), TLS (`1`: HTTPS with HTTP/2 and HTTP/1.1 by ALPN; `http1`: HTTPS
-// with HTTP/1.1 only; default plain http), STORAGE_URL with the AWS_* variables (uploads in S3, as for
+// with HTTP/1.1 only; default plain http), PARTS (`1`: take uploads in parts, as the product does; default
+// not, as Teknik), STORAGE_URL with the AWS_* variables (uploads in S3, as for
 // the product; without it on disk in DATA_DIR).
 
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -80,6 +81,8 @@ function options(env: NodeJS.ProcessEnv): ServerOptions {
     downloadPage: env.DOWNLOAD_PAGE !== undefined ? env.DOWNLOAD_PAGE === '1' : config.downloadPage,
     deletion: env.DELETION !== undefined ? deletionMode(env.DELETION) : config.deletion,
     tls: env.TLS !== undefined ? tlsMode(env.TLS) : config.tls,
+    // It stands in for a Teknik server, which takes no uploads in parts, unless PARTS=1 says otherwise.
+    noParts: env.PARTS !== undefined ? env.PARTS !== '1' : (config.noParts ?? true),
   };
 }
 
