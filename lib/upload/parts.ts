@@ -112,9 +112,15 @@ function unusableStart(status: number, sentence: string): UploadError {
  * a one-request upload's would be (the same reading); a 201 whose session this client cannot use
  * safely is refused with a sentence that says why.
  */
-export function readPartsStart(answer: TransportResponse, partsTotal: number): PartsSession | 'no-parts' {
+export function readPartsStart(
+  answer: TransportResponse,
+  partsTotal: number,
+): PartsSession | 'no-parts' | 'one-request' {
   const { status, contentType, body } = answer;
   if (status === 404 || status === 405) return 'no-parts';
+  // Too many sessions open from here (several large files at once), or the upload limit: this file
+  // goes as one request, which either fits or meets the same limit with its own sentence.
+  if (status === 429) return 'one-request';
   const json = refusalChecked(status, contentType, body);
   if (status !== 201 || !isObject(json))
     throw unusableStart(status, t('partsStartUnreadable', String(status)));

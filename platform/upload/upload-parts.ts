@@ -87,7 +87,7 @@ export async function sendInParts(up: PartsUpload): Promise<UploadResult | 'no-p
   const address = serverAddress(target);
   const located = (err: unknown) => (err instanceof UploadError ? atAddress(err, address) : err);
 
-  let session: PartsSession | 'no-parts';
+  let session: PartsSession | 'no-parts' | 'one-request';
   try {
     session = readPartsStart(
       await xhrExchange(
@@ -104,6 +104,7 @@ export async function sendInParts(up: PartsUpload): Promise<UploadResult | 'no-p
     noParts.add(origin);
     return 'no-parts';
   }
+  if (session === 'one-request') return 'no-parts';
   return runSession(up, session, start.url, start.headers, located);
 }
 

@@ -110,6 +110,11 @@ describe('Start’s answer', () => {
     expect(readPartsStart(answer(405, ''), total)).toBe('no-parts');
   });
 
+  it('sends the file as one request when Start answers 429 (sessions open from here, or a limit)', () => {
+    const busy = answer(429, { error: { message: 'Your address already has 4 uploads in parts open.' } });
+    expect(readPartsStart(busy, total)).toBe('one-request');
+  });
+
   it('reads other refusals as a one-request upload’s, with the server’s words as text', () => {
     const tooBig = (() => {
       try {
