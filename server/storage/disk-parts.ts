@@ -4,7 +4,7 @@
 // durable state: Done checks the markers, then renames `data` into place as the ordinary blob `<id>`.
 // Only this process writes the data folder (its lock), so a Done waits here for the parts in flight.
 
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { diskError, fsCode } from './disk-errors';
@@ -18,6 +18,67 @@ const DATA = 'data';
 interface Live {
   inFlight: Set<Promise<unknown>>;
   closed: boolean;
+}
+
+/**
+ * Bytes gathered into one write. A body arrives in chunks of about 16 KiB (an HTTP/2 DATA frame);
+ * writing each on its own costs a thread-pool round trip per chunk, about half the server's CPU for a
+ * part. Batched, with one write in flight while the next batch is read, the disk keeps pace.
+ */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** Writes `buffers` at `at`, all of them: a short write (a disk filling up) goes on until the disk says why. */
+async function writeAll(file: FileHandle, buffers: Buffer[], at: number): Promise<void> {
+  const total = buffers.reduce((sum, b) => sum + b.length, 0);
+  const first = (await file.writev(buffers, at)).bytesWritten;
+  if (first === total) return;
+  const rest = Buffer.concat(buffers).subarray(first);
+  let done = first;
+  while (done < total) {
+    const { bytesWritten } = await file.write(rest, done - first, total - done, at + done);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('The disk took no more bytes.'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
+
+/**
+ * Writes `body` into `file` from `offset`, refusing more than `limit` bytes; resolves with the count.
+ * One batch is written while the next is read. A failure stops reading but leaves the body whole, so
+ * the server can still read the rest and answer.
+ */
+async function writeBatched(
+  file: FileHandle,
+  body: Readable,
+  offset: number,
+  limit: number,
+): Promise<number> {
+  let queued = 0;
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    // One write in flight: a failure of the previous one stops here.
+    await writing;
+    writing = writeAll(file, batch, offset + queued);
+    // Met at the next `await writing`; this only keeps it from counting as unhandled meanwhile.
+    writing.catch(() => {});
+    queued += batchBytes;
+    batch = [];
+    batchBytes = 0;
+  };
+  for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    if (queued + batchBytes + chunk.length > limit) {
+      await writing;
+      throw new PartLengthError(limit, 'more');
+    }
+    batch.push(chunk);
+    batchBytes += chunk.length;
+    if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+  }
+  if (batchBytes > 0) await flush();
+  await writing;
+  return queued;
 }
 
 function gone(id: string): StorageError {
@@ -103,13 +164,7 @@ export class DiskParts {
         throw diskError(err, 'storing a part');
       }
       try {
-        let written = 0;
-        // A failure stops reading but leaves the body whole, so the server can still read the rest and answer.
-        for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-          if (written + chunk.length > expected) throw new PartLengthError(expected, 'more');
-          await file.write(chunk, 0, chunk.length, offset + written);
-          written += chunk.length;
-        }
+        const written = await writeBatched(file, body, offset, expected);
         if (written !== expected) throw new PartLengthError(expected, written);
         await file.sync();
       } catch (err) {
