@@ -9,6 +9,7 @@ import { Accounts } from './accounts/accounts';
 import type { ApiContext } from './api/context';
 import type { Links } from './api/upload';
 import { createApp, type Seams } from './app';
+import { checkPartBytes } from './config/load';
 import type { ServerSettings } from './config/settings';
 import { openAccessLog } from './http/access-log';
 import { proxyList } from './http/client';
@@ -60,6 +61,8 @@ export async function startServer(
   settings: ServerSettings,
   options: StartOptions = {},
 ): Promise<HushdropServer> {
+  // Before anything is opened: settings written in code have not been through the config file's checks.
+  checkPartBytes(settings.parts.partBytes);
   const now = options.now ?? Date.now;
   const accounts = new Accounts(settings.accounts, settings.accountsFile);
   await accounts.init();

@@ -14,6 +14,15 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * Refuses parts smaller than S3 takes. Settings from the config file are checked as they are read,
+ * and startServer checks the settings it is given, however they were made (tests build them in code).
+ */
+export function checkPartBytes(partBytes: number): void {
+  if (!(partBytes >= MIN_PART_BYTES))
+    throw new ConfigError(`parts.partSizeMiB must be at least ${MIN_PART_BYTES / MIB} (S3's smallest part).`);
+}
+
 type Json = Record<string, unknown>;
 
 const DAY_MS = 86_400_000;
@@ -298,12 +307,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
     if (!isObject(p)) throw new ConfigError('"parts" in the config file must be an object.');
     onlyKeys(p, PARTS_KEYS, '"parts" in the config file');
     if (p.partSizeMiB !== undefined) {
-      const mib = count(p.partSizeMiB, 'parts.partSizeMiB', 5120);
-      if (mib * MIB < MIN_PART_BYTES)
-        throw new ConfigError(
-          `parts.partSizeMiB must be at least ${MIN_PART_BYTES / MIB} (S3's smallest part).`,
-        );
-      s.parts.partBytes = mib * MIB;
+      s.parts.partBytes = count(p.partSizeMiB, 'parts.partSizeMiB', 5120) * MIB;
+      checkPartBytes(s.parts.partBytes);
     }
     if (p.sessionMinutes !== undefined)
       s.parts.sessionLifetimeMs =

@@ -2,11 +2,13 @@
 // part size (5 MiB), so a 12 MiB file is 3 parts: it goes in parts and its link opens to the exact
 // bytes (both variants, both formats); to a server without parts it goes as one POST as before; a
 // Cancel mid-way leaves no history entry, no scratch file and no session on the server; a part
-// whose connection drops is sent again and the upload completes. A front before the server
-// (support/parts-front.ts) notes the requests and plays the server without parts, the dropped
-// connection and the part held for the Cancel.
+// whose connection drops is sent once more and the upload completes, and a part whose connection
+// drops every time fails the upload after that one retry, leaving nothing behind. A front before
+// the server (support/parts-front.ts) notes the requests and plays the server without parts, the
+// dropped connections (closing every connection, so the browser's own re-sending cannot hide ours)
+// and the part held for the Cancel.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { openLink } from '../testkit/links';
 import { opfsNames } from '../testkit/opfs';
@@ -52,6 +54,22 @@ const matching = (seen: Seen[], method: string, path: RegExp) =>
 /** Upload scratch files in the extension's OPFS (an upload's encrypted copy or its parts). */
 const uploadScratch = async (page: DriverPage) =>
   (await opfsNames(page)).filter((name) => name.startsWith('upload-'));
+
+/**
+ * The session begun after `mark` was aborted (DELETE, answered 204) and never finished, and the
+ * server holds nothing of it: finishing it now is refused as unknown.
+ */
+async function expectSessionAborted(mark: number): Promise<void> {
+  const aborted = await until(
+    async () => matching(since(mark), 'DELETE', DONE).find((s) => s.status !== undefined),
+    'the session aborted',
+  );
+  expect(aborted.status).toBe(204);
+  expect(matching(since(mark), 'POST', DONE)).toEqual([]);
+  const done = await fetch(new URL(aborted.path, front.addresses.baseUrl), { method: 'POST' });
+  expect(done.status).toBe(404);
+  expect((await ref.server.storedBlobs()).inProgress).toBe(0);
+}
 
 forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
   beforeAll(() => d.setSettings(serverSettings(front.addresses, 'current')));
@@ -164,19 +182,8 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
           throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
         });
       expect(await historyCount(page)).toBe(before);
-      // The session was aborted, as the server answered it.
-      const aborted = await until(
-        async () => matching(since(mark), 'DELETE', DONE).find((s) => s.status !== undefined),
-        'the session aborted',
-      );
-      expect(aborted.status).toBe(204);
-      expect(matching(since(mark), 'POST', DONE)).toEqual([]);
-      // The server has no such session any more: finishing it is refused as unknown.
-      const done = await fetch(new URL(aborted.path, front.addresses.baseUrl), { method: 'POST' });
-      expect(done.status).toBe(404);
+      await expectSessionAborted(mark);
       expect(await uploadScratch(page)).toEqual([]);
-      const stored = await ref.server.storedBlobs();
-      expect(stored.inProgress).toBe(0);
     } finally {
       front.holdPart = undefined;
       front.held = undefined;
@@ -185,18 +192,48 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     await page.close();
   });
 
-  it('sends a part again when its connection drops, and the upload completes', async () => {
-    const bytes = randomBytes(SIZE);
-    const mark = front.seen.length;
-    front.dropPart = 1;
-    try {
-      const { link, page } = await uploadFile('dropped-part.bin', bytes);
+  describe('a part whose connection drops (every answer closes its connection, so no browser re-sends)', () => {
+    beforeAll(() => {
+      front.closeConnections = true;
+    });
+    afterAll(() => {
+      front.closeConnections = false;
+      front.dropPart = undefined;
+    });
+
+    it('dropped once: the extension sends it once more, and the upload completes', async () => {
+      const bytes = randomBytes(SIZE);
+      const mark = front.seen.length;
+      front.dropPart = { index: 1, attempts: 1 };
+      const { link, page } = await uploadFile('dropped-once.bin', bytes);
       const seen = since(mark);
       expect(matching(seen, 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, 204]);
+      for (const index of [0, 2])
+        expect(matching(seen, 'PUT', PART(index)).map((s) => s.status)).toEqual([204]);
       expect((await openLink(link)).equals(bytes)).toBe(true);
       await page.close();
-    } finally {
-      front.dropPart = undefined;
-    }
+    });
+
+    it('dropped every time: sent twice only, then the upload fails with a sentence and leaves nothing', async () => {
+      const page = await d.open('upload.html');
+      await page.waitFor(FILE_INPUT);
+      const before = await historyCount(page);
+      const mark = front.seen.length;
+      front.dropPart = { index: 1, attempts: Number.POSITIVE_INFINITY };
+      await chooseFiles(page, { name: 'dropped-always.bin', buffer: randomBytes(SIZE) });
+      const alert = '.job[data-state="failed"] [role="alert"] .error';
+      await page.waitFor(alert, { timeout: 60_000 }).catch(async (err) => {
+        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+      });
+      expect(await page.text(alert)).toContain(
+        `Nothing answered at ${front.addresses.apiUrl}, or the connection broke off.`,
+      );
+      // The part was tried twice (the extension's one retry), not again and again.
+      expect(matching(since(mark), 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, undefined]);
+      expect(await historyCount(page)).toBe(before);
+      expect(await uploadScratch(page)).toEqual([]);
+      await expectSessionAborted(mark);
+      await page.close();
+    });
   });
 });

@@ -1,11 +1,14 @@
 // The deployment's settings: defaults, the config file, environment variables (which win), and a sentence
 // naming the key for every mistake.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../server/config/load';
+import { defaultSettings, MIB, MIN_PART_BYTES, type ServerSettings } from '../../server/config/settings';
+import { startServer } from '../../server/server';
+import { startTestServer } from './test-helpers';
 
 let dir: string;
 beforeEach(async () => {
@@ -104,6 +107,27 @@ describe('uploads in parts settings', () => {
       /"parts" in the config file: unknown key/,
     );
     await expect(withConfig({ parts: 8 })).rejects.toThrow(/"parts" in the config file must be an object/);
+  });
+
+  it('refuse parts smaller than S3 takes when written in code too, before anything is opened', async () => {
+    const settings = (partBytes: number): ServerSettings => {
+      const base = defaultSettings(join(dir, 'data'));
+      return { ...base, port: 0, accessLog: 'off', parts: { ...base.parts, partBytes } };
+    };
+    const refused = (err: unknown) =>
+      err instanceof ConfigError &&
+      err.message === "parts.partSizeMiB must be at least 5 (S3's smallest part).";
+    await expect(startServer(settings(MIN_PART_BYTES - 1))).rejects.toSatisfy(refused);
+    expect(await readdir(dir)).toEqual([]);
+    // The way tests start a server (settings merged over the test defaults) goes through the same check.
+    await expect(
+      startTestServer({
+        settings: { parts: { partBytes: 4 * MIB, sessionLifetimeMs: 60_000, sessionsPerAddress: 0 } },
+      }),
+    ).rejects.toSatisfy(refused);
+    // The smallest legal size, which tests use, still starts.
+    const started = await startServer(settings(MIN_PART_BYTES));
+    await started.close();
   });
 });
 

@@ -15,7 +15,11 @@ export interface TestServer {
 
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'hushdrop-ref-'));
-  const server = await startServer({ dataDir, ...opts });
+  // A server that refuses to start (its settings, a busy port) leaves no folder behind.
+  const server = await startServer({ dataDir, ...opts }).catch(async (err: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     server,
     dataDir,

@@ -1,9 +1,18 @@
 // A front for the reference server, for the scenarios of an upload in parts: every request passes
 // through it to the server unchanged and is noted (method and path), unless the scenario arms it to
 // play a server without parts (404 to everything under `…/Upload/Parts`, as Teknik and older
-// Hushdrop servers answer), to cut one part's connection once (as a dropped link does), or to hold
-// one part's request unanswered (so a Cancel lands mid-upload). The server itself stays the product.
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+// Hushdrop servers answer), to cut one part's connection on its first attempts (as a dropped link
+// does), or to hold one part's request unanswered (so a Cancel lands mid-upload). It can answer with
+// `Connection: close`, so that every attempt it sees at a part is the extension's own (see
+// `closeConnections`). The server itself stays the product.
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerAddresses } from '../../testkit/settings';
 
@@ -26,8 +35,14 @@ export interface PartsFront {
   seen: Seen[];
   /** Answer 404 under `…/Upload/Parts` (a server without parts). */
   noParts: boolean;
-  /** Cut the connection of the next PUT of this part index (once). */
-  dropPart?: number;
+  /**
+   * Answer every request with `Connection: close`. A browser silently sends a request again when a
+   * reused keep-alive connection dies before any answer (Chromium does); with no connection reused,
+   * every attempt at a part is one the extension made.
+   */
+  closeConnections: boolean;
+  /** Cut the connections of the next `attempts` PUTs of part `index` (Infinity: all of them). */
+  dropPart?: { index: number; attempts: number };
   /** Hold the next PUT of this part index unanswered (once) until `releaseHeld` or `close`. */
   holdPart?: number;
   /** The held request, once one is held. */
@@ -43,6 +58,7 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     addresses: server,
     seen: [],
     noParts: false,
+    closeConnections: false,
     releaseHeld() {
       for (const res of heldResponses) res.destroy();
       heldResponses.clear();
@@ -54,12 +70,16 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     },
   };
 
+  /** An answer's headers, with `Connection: close` when armed: Node then ends the socket after it. */
+  const closing = (headers: OutgoingHttpHeaders) =>
+    front.closeConnections ? { ...headers, connection: 'close' } : headers;
+
   const pass = (req: IncomingMessage, res: ServerResponse, seen: Seen) => {
     const upstream = request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         seen.status = answer.statusCode;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.writeHead(answer.statusCode ?? 502, closing(answer.headers));
         answer.pipe(res);
       },
     );
@@ -74,13 +94,14 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     if (front.noParts && PARTS.test(path)) {
       req.resume();
       seen.status = 404;
-      res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.writeHead(404, closing({ 'Content-Type': 'application/json; charset=utf-8' }));
       res.end(JSON.stringify({ error: { message: 'Not Found' } }));
       return;
     }
     const index = req.method === 'PUT' ? path.match(PART)?.[1] : undefined;
-    if (index !== undefined && Number(index) === front.dropPart) {
-      front.dropPart = undefined;
+    const drop = front.dropPart;
+    if (index !== undefined && drop && Number(index) === drop.index && drop.attempts > 0) {
+      drop.attempts--;
       let taken = 0;
       req.on('data', (chunk: Buffer) => {
         taken += chunk.length;
