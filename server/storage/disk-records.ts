@@ -131,8 +131,12 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     });
   }
 
-  delete(key: string): Promise<boolean> {
+  delete(key: string, version?: string): Promise<boolean> {
     return this.serialize(key, async () => {
+      if (version !== undefined) {
+        const current = await this.readDisk(key);
+        if (!current || String(current.version) !== version) return false;
+      }
       try {
         await rm(this.pathOf(key));
         await syncDir(this.dir);
