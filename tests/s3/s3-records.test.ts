@@ -53,6 +53,33 @@ describe('one store', () => {
     expect(await records.create('rec1', { views: 0 })).toBe(true);
   });
 
+  it('deletes at a version only while the record is at it, and creates it again after', async () => {
+    const { records } = one;
+    await records.create('cond1', { n: 1 });
+    const stale = (await records.read('cond1'))!;
+    await records.update('cond1', stale.version, { n: 2 });
+    expect(await records.delete('cond1', stale.version)).toBe(false);
+    expect((await records.read('cond1'))?.value).toEqual({ n: 2 });
+    expect(await records.delete('cond1', (await records.read('cond1'))!.version)).toBe(true);
+    expect(await records.read('cond1')).toBeNull();
+    expect(await records.delete('cond1', stale.version)).toBe(false);
+    expect(await records.create('cond1', { n: 3 })).toBe(true);
+    expect((await records.read('cond1'))?.value).toEqual({ n: 3 });
+  });
+
+  it('reads a tombstone a crash left (between its write and the removal) as absent, and creates over it', async () => {
+    const { records } = one;
+    const tombstone = JSON.stringify({ write: 'crashed', deleted: true });
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'hushdrop/records/crash1', Body: tombstone }),
+    );
+    expect(await records.read('crash1')).toBeNull();
+    expect(await records.delete('crash1')).toBe(false);
+    expect(await records.create('crash1', { n: 1 })).toBe(true);
+    expect(await records.create('crash1', { n: 2 })).toBe(false);
+    expect((await records.read('crash1'))?.value).toEqual({ n: 1 });
+  });
+
   it('gives a new version even when the same value is written back (no A-B-A)', async () => {
     const { records } = one;
     await records.create('aba1', { n: 'A' });

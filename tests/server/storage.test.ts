@@ -125,6 +125,20 @@ describe('records', () => {
     expect(await store.records.delete('a.png')).toBe(false);
     expect(await store.records.read('a.png')).toBeNull();
   });
+
+  it('deletes at a version only while the record is at it, and creates it again after', async () => {
+    const { records } = store;
+    await records.create('slots', { n: 1 });
+    const stale = (await records.read('slots'))!;
+    await records.update('slots', stale.version, { n: 2 });
+    expect(await records.delete('slots', stale.version)).toBe(false);
+    expect((await records.read('slots'))?.value).toEqual({ n: 2 });
+    expect(await records.delete('slots', (await records.read('slots'))!.version)).toBe(true);
+    expect(await records.read('slots')).toBeNull();
+    expect(await records.delete('slots', stale.version)).toBe(false);
+    expect(await records.create('slots', { n: 3 })).toBe(true);
+    expect((await records.read('slots'))?.value).toEqual({ n: 3 });
+  });
 });
 
 describe('the data folder', () => {
