@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DiskStorage, openDiskStorage } from '../../server/storage/disk';
 import { DataDirInUseError } from '../../server/storage/disk-lock';
 import { isStorageError } from '../../server/storage/errors';
+import { expectDeleteAtVersion } from './records-contract';
 import { randomBytesOf } from './test-helpers';
 
 let dir: string;
@@ -127,17 +128,7 @@ describe('records', () => {
   });
 
   it('deletes at a version only while the record is at it, and creates it again after', async () => {
-    const { records } = store;
-    await records.create('slots', { n: 1 });
-    const stale = (await records.read('slots'))!;
-    await records.update('slots', stale.version, { n: 2 });
-    expect(await records.delete('slots', stale.version)).toBe(false);
-    expect((await records.read('slots'))?.value).toEqual({ n: 2 });
-    expect(await records.delete('slots', (await records.read('slots'))!.version)).toBe(true);
-    expect(await records.read('slots')).toBeNull();
-    expect(await records.delete('slots', stale.version)).toBe(false);
-    expect(await records.create('slots', { n: 3 })).toBe(true);
-    expect((await records.read('slots'))?.value).toEqual({ n: 3 });
+    await expectDeleteAtVersion(store.records, 'slots');
   });
 });
 
