@@ -1,8 +1,10 @@
-// Records as JSON files under <dataDir>/records: `<key>.json` holding `{"version": n, "value": {…}}`.
+// Records as JSON files under <dataDir>/records: `<key>.json` holding `{"version": n, "value": {…}}`
+// (n starts random and counts up).
 // Every write goes to a temporary file that is flushed and then linked (create) or renamed (update)
 // into place, so a record on disk is always whole. Compare-and-swap holds within this process (a lock
 // per key); the data folder's lock keeps other processes out.
 
+import { randomInt } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomText } from '../../lib/crypto/text';
@@ -95,7 +97,9 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     const path = this.pathOf(key);
     let temp: string | undefined;
     try {
-      temp = await this.writeTemp({ version: 1, value });
+      // A random first version, not 1: a record deleted and created again (a parts address record) must
+      // not take back a version an earlier reader still holds, or that reader's write would land (A-B-A).
+      temp = await this.writeTemp({ version: randomInt(1, 2 ** 47), value });
       await link(temp, path);
       await syncDir(this.dir);
       return true;
@@ -131,8 +135,12 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     });
   }
 
-  delete(key: string): Promise<boolean> {
+  delete(key: string, version?: string): Promise<boolean> {
     return this.serialize(key, async () => {
+      if (version !== undefined) {
+        const current = await this.readDisk(key);
+        if (!current || String(current.version) !== version) return false;
+      }
       try {
         await rm(this.pathOf(key));
         await syncDir(this.dir);

@@ -2,8 +2,9 @@
 // that several server instances can share them:
 // - create: PUT with `If-None-Match: *` (the store refuses it, 412, when the key exists);
 // - update: PUT with `If-Match: <ETag read>` (refused when anyone wrote the record since);
-// - delete: first an update to a tombstone (so exactly one deleter wins), then the object's removal
-//   (DELETE has no condition on radosgw 16.2). A tombstone reads as absent.
+// - delete: first an update to a tombstone (so exactly one deleter wins; `If-Match: <version>` when the
+//   caller names one), then the object's removal (DELETE has no condition on radosgw 16.2). A tombstone
+//   reads as absent, and a create replaces one a crash left between the two steps.
 // Each write carries a fresh random `write` id, which makes every version's ETag new (no A-B-A) and
 // tells, when an answer is lost or ambiguous (a retry refused with 412, a 500 from a lost race), whether
 // the write that was sent is the one stored.
@@ -140,13 +141,15 @@ export class S3Records implements RecordStore<JsonRecord> {
     return randomBytes(12).toString('base64url');
   }
 
-  create(key: string, value: JsonRecord): Promise<boolean> {
-    return this.writeIf(
-      key,
-      { write: this.newWrite(), value },
-      { ifNoneMatch: '*' },
-      'storing an upload record',
-    );
+  async create(key: string, value: JsonRecord): Promise<boolean> {
+    const what = 'storing an upload record';
+    const stored: Stored = { write: this.newWrite(), value };
+    if (await this.writeIf(key, stored, { ifNoneMatch: '*' }, what)) return true;
+    // Refused: a live record, or a tombstone whose removal never came (a crash between the two steps of a
+    // delete), which is absent and is replaced only if it is still that tombstone.
+    const found = await this.readStored(key);
+    if (!found?.stored.deleted) return false;
+    return this.writeIf(key, stored, { ifMatch: found.etag }, what);
   }
 
   async read(key: string): Promise<Versioned<JsonRecord> | null> {
@@ -166,29 +169,36 @@ export class S3Records implements RecordStore<JsonRecord> {
     );
   }
 
-  async delete(key: string): Promise<boolean> {
+  async delete(key: string, version?: string): Promise<boolean> {
+    checkKey(key);
+    if (version !== undefined) return VERSION.test(version) && this.deleteAt(key, version);
     for (let round = 0; round < DELETE_ROUNDS; round++) {
       const found = await this.readStored(key);
       if (!found || found.stored.deleted) return false;
-      const tombstone: Stored = { write: this.newWrite(), deleted: true };
-      if (!(await this.writeIf(key, tombstone, { ifMatch: found.etag }, 'deleting an upload record')))
-        continue;
-      try {
-        await this.client.send(
-          new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }),
-          {
-            abortSignal: deadline(this.settings),
-          },
-        );
-      } catch {
-        // The tombstone already makes the record absent for every instance; only the object remains.
-      }
-      return true;
+      if (await this.deleteAt(key, found.etag)) return true;
     }
     throw new StorageError(
       'unavailable',
       `The upload record ${key} kept changing while it was being deleted.`,
     );
+  }
+
+  /** Tombstones the record if it is still at `version`, then removes the object: true when it did. */
+  private async deleteAt(key: string, version: string): Promise<boolean> {
+    const tombstone: Stored = { write: this.newWrite(), deleted: true };
+    if (!(await this.writeIf(key, tombstone, { ifMatch: version }, 'deleting an upload record')))
+      return false;
+    try {
+      await this.client.send(
+        new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }),
+        {
+          abortSignal: deadline(this.settings),
+        },
+      );
+    } catch {
+      // The tombstone already makes the record absent for every instance; only the object remains.
+    }
+    return true;
   }
 
   /**

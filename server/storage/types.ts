@@ -146,8 +146,11 @@ export interface RecordStore<T> {
   read(key: string): Promise<Versioned<T> | null>;
   /** Replaces the record only if it is still at `version`: false when it changed meanwhile or is gone. */
   update(key: string, version: string, value: T): Promise<boolean>;
-  /** Removes the record: true when this call removed it, false when it was already gone. */
-  delete(key: string): Promise<boolean>;
+  /**
+   * Removes the record: true when this call removed it, false when it was already gone or, with
+   * `version`, when it is no longer at that version (so a change made meanwhile is never lost).
+   */
+  delete(key: string, version?: string): Promise<boolean>;
   /** Every record with its key and version, in no particular order (the sweeper walks it). */
   list(): AsyncIterable<Versioned<T> & { key: string }>;
 }

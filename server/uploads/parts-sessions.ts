@@ -3,7 +3,9 @@
 // can be (UPLOAD_NAME allows no `-` before the first dot):
 //   parts-<id>                 a session: where its bytes go, how they are cut, the form to finish with;
 //   parts-address-<hash>       the sessions one client address holds open (its limit holds across instances).
-// Both are changed by compare-and-swap only. The sweeper (uploads.ts) removes expired ones.
+// Both are changed by compare-and-swap only. An address record is deleted (at the version read, so a slot
+// taken meanwhile is never lost) when its last session ends or the sweeper finds all of them expired: no
+// trace of an address outlives its uploads. The sweeper (uploads.ts) removes expired ones.
 
 import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
@@ -209,7 +211,11 @@ export class PartsSessions {
       if (!stored || !slots || !(id in slots.sessions)) return;
       const sessions = { ...slots.sessions };
       delete sessions[id];
-      if (await records.update(key, stored.version, { kind: 'parts-address', sessions })) return;
+      const done =
+        Object.keys(sessions).length === 0
+          ? await records.delete(key, stored.version)
+          : await records.update(key, stored.version, { kind: 'parts-address', sessions });
+      if (done) return;
     }
   }
 
@@ -228,9 +234,8 @@ export class PartsSessions {
     }
     const slots = key.startsWith(ADDRESS_PREFIX) ? parseSlots(stored.value) : null;
     if (slots && Object.values(slots.sessions).every((until) => until <= now)) {
-      // Emptied by compare-and-swap, not deleted: a Start racing this sweep keeps its slot.
-      if (Object.keys(slots.sessions).length > 0)
-        await this.storage.records.update(key, stored.version, { kind: 'parts-address', sessions: {} });
+      // Deleted only at the version read: a Start racing this sweep keeps its slot (and the record).
+      await this.storage.records.delete(key, stored.version);
     }
     return 'other';
   }

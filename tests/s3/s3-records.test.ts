@@ -6,6 +6,7 @@ import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isStorageError } from '../../server/storage/errors';
 import { openS3Storage, type S3Storage } from '../../server/storage/s3';
+import { expectDeleteAtVersion } from '../server/records-contract';
 import { type Gateway, startGateway } from './ceph';
 import { ceph, freshBucket, rawClient, rounds, settingsFor } from './store';
 
@@ -51,6 +52,23 @@ describe('one store', () => {
     expect(await records.read('rec1')).toBeNull();
     expect(await records.update('rec1', second!.version, { views: 2 })).toBe(false);
     expect(await records.create('rec1', { views: 0 })).toBe(true);
+  });
+
+  it('deletes at a version only while the record is at it, and creates it again after', async () => {
+    await expectDeleteAtVersion(one.records, 'cond1');
+  });
+
+  it('reads a tombstone a crash left (between its write and the removal) as absent, and creates over it', async () => {
+    const { records } = one;
+    const tombstone = JSON.stringify({ write: 'crashed', deleted: true });
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'hushdrop/records/crash1', Body: tombstone }),
+    );
+    expect(await records.read('crash1')).toBeNull();
+    expect(await records.delete('crash1')).toBe(false);
+    expect(await records.create('crash1', { n: 1 })).toBe(true);
+    expect(await records.create('crash1', { n: 2 })).toBe(false);
+    expect((await records.read('crash1'))?.value).toEqual({ n: 1 });
   });
 
   it('gives a new version even when the same value is written back (no A-B-A)', async () => {

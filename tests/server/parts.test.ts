@@ -5,6 +5,8 @@
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MIN_PART_BYTES } from '../../server/config/settings';
+import type { Storage } from '../../server/storage/types';
+import { PartsSessions } from '../../server/uploads/parts-sessions';
 import { basic, PartsClient, partsBase } from './parts-client';
 import { storageUnderTest } from './storage-under-test';
 import {
@@ -48,6 +50,14 @@ async function server(settings: Record<string, unknown> = {}, extra: Record<stri
       ...extra,
     })
   ).server;
+}
+
+/** The keys of the address records in the server's store (the sessions each client address holds). */
+async function addressRecords(s: { hushdrop: { storage: Storage } }): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const r of s.hushdrop.storage.records.list())
+    if (r.key.startsWith('parts-address-')) keys.push(r.key);
+  return keys;
 }
 
 /** The record fields an upload is compared by (random ones left out). */
@@ -138,6 +148,26 @@ describe('an upload in parts', () => {
     expect((await client.done(id)).status).toBe(404);
     expect((await client.abort(id)).status).toBe(204);
     expect((await client.abort('A'.repeat(30))).status).toBe(204);
+  });
+
+  it('keeps no address record once its sessions end; ending one of two keeps the other slot', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const one = (await client.start(fields())).json.id;
+    const two = (await client.start(fields())).json.id;
+    const [key] = await addressRecords(s);
+    expect(await addressRecords(s)).toEqual([key]);
+    expect((await client.abort(one)).status).toBe(204);
+    expect(Object.keys((await s.hushdrop.storage.records.read(key))!.value.sessions as object)).toEqual([
+      two,
+    ]);
+    await Promise.all([0, 1, 2].map((i) => client.put(two, i, slice(i))));
+    expect((await client.done(two)).status).toBe(200);
+    expect(await addressRecords(s)).toEqual([]);
+    const three = (await client.start(fields())).json.id;
+    expect(await addressRecords(s)).toEqual([key]);
+    expect((await client.abort(three)).status).toBe(204);
+    expect(await addressRecords(s)).toEqual([]);
   });
 });
 
@@ -342,5 +372,39 @@ describe('the sweeper and uploads in parts', () => {
     expect(done.status, done.text).toBe(200);
     expect((await s.storedBlobs()).inProgress).toBe(0);
     expect(await storedFiles(s)).toHaveLength(1);
+    expect(await addressRecords(s)).toEqual([]);
+  });
+
+  it('deletes an address record whose sessions all expired, and never one with a slot taken meanwhile', async () => {
+    let clock = Date.UTC(2030, 0, 1);
+    const t = await start({
+      now: () => clock,
+      settings: {
+        sweepIntervalMs: 3_600_000,
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
+      },
+    });
+    const s = t.server;
+    const { records } = s.hushdrop.storage;
+    const client = new PartsClient(s);
+    expect((await client.start(fields())).status).toBe(201);
+    const [key] = await addressRecords(s);
+    clock += 3_600_000;
+    // The sweeper's read is stale once a Start took a slot: its delete must lose.
+    const stale = (await records.read(key))!;
+    const live = (await client.start(fields())).json.id;
+    const sessions = new PartsSessions(s.hushdrop.storage, s.hushdrop.settings.parts, () => clock);
+    expect(await sessions.sweepRecord(key, stale)).toBe('other');
+    expect(Object.keys((await records.read(key))!.value.sessions as object)).toContain(live);
+    expect((await client.abort(live)).status).toBe(204);
+    expect(await addressRecords(s)).toEqual([]);
+    // A record whose slots all expired (their sessions not swept yet) goes when read afresh.
+    expect((await client.start(fields())).status).toBe(201);
+    clock += 3_600_000;
+    expect(await sessions.sweepRecord(key, (await records.read(key))!)).toBe('other');
+    expect(await addressRecords(s)).toEqual([]);
+    // The expired sessions themselves are swept, and leave no address record behind either.
+    expect(await s.hushdrop.sweeper.sweep()).toMatchObject({ expired: 2 });
+    expect(await addressRecords(s)).toEqual([]);
   });
 });
