@@ -60,10 +60,16 @@ const uploadScratch = async (page: DriverPage) =>
  * server holds nothing of it: finishing it now is refused as unknown.
  */
 async function expectSessionAborted(mark: number): Promise<void> {
+  // Up to a minute: the server answers an abort once the session's parts in flight have ended, and a
+  // part whose browser request was cut mid-body may wait for its slow-client limit (30 s) to end it.
   const aborted = await until(
     async () => matching(since(mark), 'DELETE', DONE).find((s) => s.status !== undefined),
     'the session aborted',
-  );
+    60_000,
+  ).catch((err) => {
+    const seen = since(mark).map((s) => `${s.method} ${s.path} ${s.status ?? 'pending'}`);
+    throw new Error(`${(err as Error).message} The front saw: ${seen.join('; ')}`);
+  });
   expect(aborted.status).toBe(204);
   expect(matching(since(mark), 'POST', DONE)).toEqual([]);
   const done = await fetch(new URL(aborted.path, front.addresses.baseUrl), { method: 'POST' });

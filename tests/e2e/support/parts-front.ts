@@ -84,6 +84,12 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
       },
     );
     upstream.on('error', () => res.destroy());
+    // A request the browser gave up on (a part's XHR aborted when the upload failed) is cut upstream
+    // too, as the server would see it without the front; left open, the server's part would wait for
+    // the rest of its body until its slow-client limit, and the session's abort behind it.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   };
 
