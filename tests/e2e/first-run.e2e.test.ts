@@ -4,8 +4,8 @@
 // its link opens.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openLink } from '../testkit/links';
-import { until } from '../testkit/wait';
+import { openLink } from '../../devkit/links';
+import { until } from '../../devkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';

@@ -7,9 +7,9 @@
 // answered, so there it is granted at launch.
 import { bech32, hex } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { makeInvoice, TEST_NODE_KEY } from '../lnurl/invoices';
 import { type LnurlService, startLnurlService } from '../lnurl/server';
-import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { linksCounted } from './support/badge';

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, issue, pemOf } from '../../devkit/ca';
 import { paymentCheck } from '../../scripts/payment';
 import { TEST_NODE_KEY } from '../lnurl/invoices';
 import { type LnurlService, startLnurlService } from '../lnurl/server';
-import { createRootCa, issue, pemOf } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { VALID_INVOICES } from './bolt11-vectors';
 

@@ -2,6 +2,7 @@
 // gives (whoever asks), what counts as a download, and what the page's own addresses answer.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { parseDownloadPage } from '../../lib/upload/download-page';
 import { recipientAssets } from '../../server/recipient/assets';
 import { PAGE_CSP } from '../../server/recipient/security';
@@ -16,7 +17,6 @@ import {
   type TestServer,
   teknikCtr,
 } from '../server/test-helpers';
-import { storedBytes } from '../testkit/stored-bytes';
 
 let t: TestServer;
 beforeAll(async () => {

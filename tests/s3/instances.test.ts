@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Gateway, startGateway } from '../../devkit/ceph';
 import { type ProductServer, startProductServer } from '../server/product-cli';
-import { type Gateway, startGateway } from './ceph';
 import { ceph, emptyBucket, freshBucket, MiB, openUploads, patternStream, rawClient, rounds } from './store';
 
 let client: S3Client;

@@ -13,9 +13,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
+import type { CephInfo } from '../../devkit/ceph';
 import type { S3Storage } from '../../server/storage/s3';
 import { type S3Settings, s3Settings } from '../../server/storage/s3-config';
-import type { CephInfo } from './ceph';
 
 export const MiB = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedBytes } from '../testkit/stored-bytes';
+import { storedBytes } from '../../devkit/stored-bytes';
 import {
   bytesOf,
   currentUploadUrl,
