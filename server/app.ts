@@ -16,6 +16,7 @@ import {
 } from './api/parts';
 import { handleUpload, type Links, replyStorageError } from './api/upload';
 import type { ServerSettings } from './config/settings';
+import type { Exchange, MountedRoutes } from './exchange';
 import type { AccessLog } from './http/access-log';
 import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
 import { clientAddress, forwardedOrigin } from './http/client';
@@ -35,27 +36,12 @@ import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
 import type { Variant } from './uploads/record';
 
+export type { Exchange, MountedRoutes };
+
 /** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
 const SMALL_BODY_LIMIT = 8 * 1024;
 /** A refused upload request is read up to this much before the connection is cut. */
 const REFUSED_UPLOAD_CAP = 256 * 1024 * 1024;
-
-/** One request as the routes see it. */
-export interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** Read the body from here, never from `req` (a test's recording may sit in between). */
-  body: Readable;
-  route: Route;
-  /** The client's address (after trusted proxies). */
-  address: string;
-  /** The public addresses this request's links use. */
-  links: Links;
-  reply: Reply;
-}
-
-/** Routes mounted into the server (the recipient page): answer a request and return true, or return false. */
-export type MountedRoutes = (exchange: Exchange, ctx: ApiContext) => Promise<boolean>;
 
 /** Ways in for tests (tests/server wraps the product with them); nothing in a deployment sets these. */
 export interface Seams {

@@ -1,6 +1,6 @@
 // The recipient page as the Hushdrop server mounts it (server/recipient-mount.ts): its store is the
 // server's uploads, and a link's upload is the one the server's router found for the request.
-import type { MountedRoutes } from '../app';
+import type { MountedRoutes } from '../exchange';
 import type { UploadRecord } from '../uploads/record';
 import { recipientPage } from '.';
 

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { check, importsOf, readTree } from './rules';
+import { check, cyclesUnder, importsOf, readTree } from './rules';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -30,7 +30,7 @@ describe('the layer rules', () => {
 
   it('find a planted import of tests/ from scripts/, of a page from platform/, and of Node from lib/', () => {
     const planted = new Map([
-      ['scripts/start/firefox.ts', importsOf("import { Marionette } from '../../devkit/marionette';")],
+      ['scripts/start/firefox.ts', importsOf("import { Marionette } from '../../tests/testkit/marionette';")],
       ['platform/upload/x.ts', importsOf("export { App } from '../../entrypoints/upload/App';")],
       [
         'lib/upload/x.ts',
@@ -48,6 +48,16 @@ describe('the layer rules', () => {
       'platform/upload/x.ts → ../../entrypoints/upload/App',
       'scripts/start/firefox.ts → ../../tests/testkit/marionette',
     ]);
+  });
+
+  it('the server has no import cycle, type-only imports included, and a planted one is found', () => {
+    expect(cyclesUnder(readTree(ROOT), 'server/')).toEqual([]);
+    const planted = new Map([
+      ['server/app.ts', ['./recipient/mount']],
+      ['server/recipient/mount.ts', ['../app']],
+      ['server/router.ts', []],
+    ]);
+    expect(cyclesUnder(planted, 'server/')).toEqual([['server/app.ts', 'server/recipient/mount.ts']]);
   });
 
   it('lib/ typechecks with no DOM and no Node types (only ES2023 and the worker globals)', () => {

@@ -127,3 +127,52 @@ export function readTree(root: string): Map<string, string[]> {
   walk(root);
   return files;
 }
+
+/** The project file a relative specifier of `file` names, if the tree has it. */
+function target(tree: Map<string, string[]>, file: string, specifier: string): string | undefined {
+  const base = normalize(join(dirname(file), specifier.replace(/\.(ts|tsx|js|mjs)$/, '')));
+  return [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}.mjs`, base].find((c) => tree.has(c));
+}
+
+/** Groups of files under `folder` that import each other in a circle (type-only imports count). */
+export function cyclesUnder(tree: Map<string, string[]>, folder: string): string[][] {
+  const graph = new Map<string, string[]>();
+  for (const [file, specifiers] of tree) {
+    if (!file.startsWith(folder)) continue;
+    const next = specifiers.filter((s) => s.startsWith('.')).map((s) => target(tree, file, s));
+    graph.set(
+      file,
+      next.filter((t): t is string => t?.startsWith(folder) === true),
+    );
+  }
+  // Tarjan's strongly connected components: any with more than one file is a cycle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) cycles.push(group.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
