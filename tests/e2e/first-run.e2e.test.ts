@@ -96,6 +96,21 @@ forEachBrowser({ keepWelcome: true }, (d) => {
       expect((await openLink(job.link!)).toString()).toBe(content);
       await popup.close();
     });
+
+    it('then the welcome page, opened again (as npm start leaves it), shows that server as ready, and can still set up another', async () => {
+      const page = await d.open('welcome.html');
+      await page.waitFor('#set-up-already');
+      expect(await page.text('#set-up-already')).toMatch(
+        new RegExp(
+          `^Uploads already go to .+ \\(${ref.server.baseUrl.replace(/[.]/g, '\\.')}\\), and it passed`,
+        ),
+      );
+      expect(await page.count('#address')).toBe(0);
+      expect(await page.attribute('#upload-now', 'href')).toBe('/upload.html');
+      await page.click('#other-server');
+      await page.waitFor('#address');
+      await page.close();
+    });
   });
 });
 
