@@ -1,10 +1,10 @@
 import { t } from '../i18n';
-import { checkBitcoinUriText } from './bip21';
+import { checkBitcoinUri } from './bip21';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
-import { isPaymentError, PaymentError } from './errors';
+import { isPaymentError } from './errors';
 import { formatTime, unixSeconds } from './expiry';
-import { kindOfText } from './forms';
-import { type LnurlInvoice, type LnurlPayParams, type LnurlTarget, parseLnurl } from './lnurl';
+import type { LnurlInvoice, LnurlPayParams, LnurlTarget } from './lnurl';
+import { type ReadPayment, readPayment } from './read';
 import { type Amount, type CheckedRequest, networkWarning, nodeSigner, verdictOf } from './request';
 import type { Verdict } from './verdict';
 import type { PaymentRequestEvaluation } from './verify';
@@ -138,18 +138,20 @@ export function bip70Request(
  * form throws PaymentError('bad-input').
  */
 export function checkPaymentText(text: string, now: Date): CheckedRequest {
-  switch (kindOfText(text)) {
+  return checkRead(readPayment(text), now);
+}
+
+/** Judges text the parser (read.ts) has read, at `now`. */
+export function checkRead(read: ReadPayment, now: Date): CheckedRequest {
+  switch (read.form) {
     case 'bip21':
-      return checkBitcoinUriText(text, now);
+      return 'unreadable' in read
+        ? invalid('bip21', [read.unreadable.message])
+        : checkBitcoinUri(read.uri, now);
     case 'bolt11':
-      return checkBolt11Text(text, now);
+      return checkBolt11Text(read.text, now);
     case 'lnurl':
-      try {
-        return lnurlRequest(parseLnurl(text));
-      } catch (error) {
-        if (!isPaymentError(error)) throw error;
-        return invalid('lnurl', [error.message]);
-      }
+      return 'unreadable' in read ? invalid('lnurl', [read.unreadable.message]) : lnurlRequest(read.target);
     case 'bip70':
       return {
         kind: 'bip70',
@@ -158,8 +160,6 @@ export function checkPaymentText(text: string, now: Date): CheckedRequest {
         warnings: [t('payNotFetched')],
         expired: false,
       };
-    default:
-      throw new PaymentError('bad-input', t('payInputNotLink'));
   }
 }
 
