@@ -11,6 +11,7 @@
 import { storage } from '@wxt-dev/storage';
 import { browser } from 'wxt/browser';
 import { MAX_REQUEST_TEXT } from '../../lib/payments/forms';
+import { sourceOf } from '../../lib/payments/page-input';
 import { type ReadPayment, readPayment } from '../../lib/payments/read';
 
 /** A clicked BIP70 request (`requestUrl`), or request text (a link's href, selected text). */
@@ -75,7 +76,20 @@ function requestOf(
   }
   if (typeof click.text !== 'string' || click.text.length > MAX_REQUEST_TEXT) return undefined;
   const text = click.text.trim();
-  if (text === '' || (from === 'page' && !readOrNothing(text))) return undefined;
+  if (text === '') return undefined;
+  return from === 'page' ? linkRequestOf(text) : { text };
+}
+
+/** A page's link as the payment page opens it: a bitcoin: link naming a BIP70 request, as that request. */
+function linkRequestOf(text: string): Stored['what'] | undefined {
+  const read = readOrNothing(text);
+  if (!read) return undefined;
+  try {
+    const source = sourceOf(read);
+    if (source.kind === 'request') return { requestUrl: source.requestUrl };
+  } catch {
+    // An r= that is no web address: the page shows the link and says why.
+  }
   return { text };
 }
 
