@@ -1,9 +1,10 @@
 // The payment page's judgement, without a browser: prints one JSON object for a bitcoin: URI, a
-// Lightning invoice, an LNURL or Lightning Address, a payment request's web address, or a BIP70
-// file. The same lib/payments core the extension runs.
+// Lightning invoice or offer, an LNURL or Lightning Address, a payment request's web address, or a
+// BIP70 file. The same lib/payments core the extension runs.
 //
 //   npm run -s payment -- 'bitcoin:bc1q…?amount=0.001&lightning=lnbc…'
 //   npm run -s payment -- lnbc2500u1p…
+//   npm run -s payment -- lno1pqps7sjqpgt…   (a BOLT 12 offer; an amount in another currency has its ISO 4217 code as unit)
 //   npm run -s payment -- request.bitcoinpaymentrequest --now 2019-01-01T00:00:00Z --root ca.pem
 //   npm run -s payment -- 'bitcoin:?r=https://shop.example/i/1' --fetch
 //   npm run -s payment -- alice@shop.example --lookup --amount-msat 21000
@@ -38,7 +39,7 @@ interface Options {
 class UsageError extends Error {}
 
 const USAGE =
-  'Usage: npm run -s payment -- <bitcoin: URI | invoice | LNURL | name@domain | https URL | file> ' +
+  'Usage: npm run -s payment -- <bitcoin: URI | invoice | offer | LNURL | name@domain | https URL | file> ' +
   '[--now <ISO date>] [--root <PEM file>]… [--fetch] [--lookup [--amount-msat <n>]]';
 
 function pemRoots(path: string): Uint8Array[] {
@@ -130,7 +131,7 @@ function plain(_key: string, value: unknown): unknown {
 }
 
 function details(checked: CheckedRequest): unknown {
-  return checked.bolt11 ?? checked.bip21 ?? checked.lnurl ?? checked.bip70 ?? null;
+  return checked.bolt11 ?? checked.bolt12 ?? checked.bip21 ?? checked.lnurl ?? checked.bip70 ?? null;
 }
 
 /** Runs the check on command-line arguments: the JSON text to print and the exit status. */

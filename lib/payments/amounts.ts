@@ -1,4 +1,5 @@
 import { t, uiLanguage } from '../i18n';
+import { currencyDecimal, currencyDigits } from './currency';
 import type { Amount } from './request';
 
 /** Amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
@@ -41,9 +42,16 @@ export function formatBtcForPeople(satoshis: bigint): string {
 /**
  * Any request's amount for people, in bitcoin and in satoshis, exact to the millisatoshi:
  * {250000000, msat} → "0.0025 BTC (250,000 sat)", {967878534, msat} → "0.00967878534 BTC
- * (967,878.534 sat)".
+ * (967,878.534 sat)". An amount in another currency (a BOLT 12 offer's) keeps its currency:
+ * {10000, USD} → "100.00 USD"; for a code not in ISO 4217's list, the number as the offer wrote it.
  */
 export function formatAmountForPeople(amount: Amount): string {
+  if (amount.unit !== 'sat' && amount.unit !== 'msat') {
+    const digits = currencyDigits(amount.unit);
+    return digits === undefined
+      ? t('payCurrencyUnknownAmount', forPeople(amount.value.toString()), amount.unit)
+      : t('payCurrencyAmount', forPeople(currencyDecimal(amount.value, digits)), amount.unit);
+  }
   const msat = amount.unit === 'msat' ? amount.value : amount.value * 1000n;
   return t('payBtcAndSat', forPeople(scaled(msat, 11)), forPeople(scaled(msat, 3)));
 }

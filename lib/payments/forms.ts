@@ -4,7 +4,7 @@
  * read.ts's parser reads what it names, and the decoders judge that.
  */
 
-export type RequestForm = 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+export type RequestForm = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70';
 
 /** Longest request text Hushdrop takes (a BOLT 11 invoice fits a QR code, 7,089 characters). */
 export const MAX_REQUEST_TEXT = 8_000;
@@ -19,6 +19,11 @@ export function looksLikeBolt11(text: string): boolean {
   return /^(lightning:)?ln(bcrt|tbs|bc|tb)[0-9a-z]*1[0-9a-z]+$/i.test(text.trim());
 }
 
+/** `lightning:` and a BOLT 12 offer (`lno1…`), whose parts a `+` and whitespace may join. */
+export function looksLikeBolt12(text: string): boolean {
+  return /^(lightning:)?lno1[0-9a-z]*$/i.test(text.trim().replace(/\+\s*/g, ''));
+}
+
 /** A bech32 LNURL (LUD-01), an lnurlp:// link (LUD-17) or name@domain (LUD-16). */
 export function looksLikeLnurl(text: string): boolean {
   const s = text.trim().replace(/^lightning:/i, '');
@@ -31,6 +36,7 @@ export function paymentFormOf(text: string): RequestForm | undefined {
   if (s.length > MAX_REQUEST_TEXT) return undefined;
   if (/^bitcoin:/i.test(s)) return 'bip21';
   if (looksLikeBolt11(s)) return 'bolt11';
+  if (looksLikeBolt12(s)) return 'bolt12';
   if (looksLikeLnurl(s)) return 'lnurl';
   if (/^https?:\/\//i.test(s)) return 'bip70';
   return undefined;
@@ -61,7 +67,8 @@ export function httpUrl(text: string, base?: string): URL | undefined {
 
 /**
  * Whether an anchor is a payment link, and of which form: a `bitcoin:` URI of any form (an
- * unreadable one too: the payment page says why), a `lightning:` or `lnurlp:` link Hushdrop reads,
+ * unreadable one too: the payment page says why), a `lightning:` or `lnurlp:` link Hushdrop reads
+ * (an invoice, an offer, an LNURL or Lightning Address),
  * a link with `type="application/bitcoin-paymentrequest"`, or a link whose path ends
  * `.bitcoinpaymentrequest`. Undefined for any other link.
  */
@@ -71,7 +78,7 @@ export function paymentLinkOf(anchor: Anchor): FoundLink | undefined {
   if (/^bitcoin:/i.test(href)) return { form: 'bip21', text: href };
   if (/^(lightning|lnurlp):/i.test(href)) {
     const form = paymentFormOf(href);
-    return form === 'bolt11' || form === 'lnurl' ? { form, text: href } : undefined;
+    return form === 'bolt11' || form === 'bolt12' || form === 'lnurl' ? { form, text: href } : undefined;
   }
   const url = httpUrl(href, anchor.baseUrl);
   if (!url) return undefined;

@@ -7,9 +7,10 @@
  * assertNotExpired(details, new Date()) → buildPayment(...) → sendPayment(paymentUrl, bytes, { fetch }).
  *
  * Beyond BIP70, every request comes out as one model (request.ts's CheckedRequest): bitcoin: URIs
- * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), LNURL-pay and Lightning Addresses
- * (lnurl.ts). forms.ts classifies text and links by their form, cheaply (the content script);
- * read.ts is the one parser that reads them; check.ts turns what it read into the model.
+ * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), BOLT 12 offers (bolt12.ts, on
+ * tlv.ts), LNURL-pay and Lightning Addresses (lnurl-target.ts reads, lnurl.ts looks up). forms.ts
+ * classifies text and links by their form, cheaply (the content script); read.ts is the one parser
+ * that reads them; check.ts turns what it read into the model.
  *
  * The payment page's own logic is here too, as pure functions: what it was opened with
  * (page-input), its states (page-view), time left (timing), wallet URIs (wallet), failures as
@@ -27,13 +28,16 @@ export {
 export { formatBtc, formatBtcForPeople, parseBtc } from './amounts';
 export { checkBitcoinUri, checkBitcoinUriText } from './bip21';
 export { type Bolt11Invoice, decodeBolt11 } from './bolt11';
+export { type BlindedPath, type Bolt12Offer, decodeBolt12 } from './bolt12';
 export { type ChainResult, validateChain } from './chain';
 export {
   bip70Request,
   checkBolt11Text,
+  checkBolt12Text,
   checkPaymentText,
   checkRead,
   lnurlRequest,
+  offerRequest,
   type PaymentReport,
   reportOf,
 } from './check';

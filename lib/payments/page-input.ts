@@ -9,7 +9,7 @@ import type { BitcoinUri } from './uri';
  * What the payment page is asked to show, from text a person pasted or clicked, or from the page's
  * own address, as read by read.ts's parser. Three ways in:
  *   request  a BIP70 request to fetch (its web address, or a bitcoin: URI with r=)
- *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice
+ *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice or offer
  *   lnurl    an LNURL-pay link or Lightning Address, looked up only when the person asks
  * Text of no known form is refused with PaymentError('bad-input') and the sentence to show.
  */
@@ -44,6 +44,7 @@ export function sourceOf(read: ReadPayment, pageUrl?: string): PaymentSource {
       return { kind: 'request', requestUrl: url.href, ...withPage(pageUrl), uri: read.uri };
     }
     case 'bolt11':
+    case 'bolt12':
       return { kind: 'offline', text: read.text, ...withPage(pageUrl) };
     case 'lnurl':
       return 'unreadable' in read

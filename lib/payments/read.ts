@@ -7,7 +7,8 @@ import { type BitcoinUri, parseBitcoinUri } from './uri';
 /**
  * The parser: request text read once, in the form forms.ts's classifier names. What it reads is
  * syntax (a bitcoin: URI's parameters, where an LNURL's terms are, a request's web address); the
- * decoders that judge a request (bip21.ts, bolt11.ts, bip70's verify.ts) take it from here. The
+ * decoders that judge a request (bip21.ts, bolt11.ts, bolt12.ts, bip70's verify.ts) take it from
+ * here. The
  * payment page, the hand-off from a page and the command line all read text through this one
  * function, so a request read twice (once where it arrives, again where it is shown) is read the
  * same way both times.
@@ -18,7 +19,7 @@ import { type BitcoinUri, parseBitcoinUri } from './uri';
  */
 export type ReadPayment = { text: string } & (
   | { form: 'bip21'; uri: BitcoinUri }
-  | { form: 'bolt11' }
+  | { form: 'bolt11' | 'bolt12' }
   | { form: 'lnurl'; target: LnurlTarget }
   | { form: 'bip70'; url: string }
   | { form: Extract<RequestForm, 'bip21' | 'lnurl'>; unreadable: PaymentError }
@@ -43,7 +44,9 @@ export function readPayment(input: string): ReadPayment {
       const read = readOrRefusal(() => ({ uri: parseBitcoinUri(text) }));
       return { form, text, ...read };
     }
+    // Invoices and offers are read by their decoders, which judge them as they read.
     case 'bolt11':
+    case 'bolt12':
       return { form, text };
     case 'lnurl': {
       const read = readOrRefusal(() => ({ target: parseLnurl(text) }));

@@ -76,14 +76,18 @@ describe('paymentLinkOf (what the content script counts), and what the parser re
     }
   });
 
-  it('lightning: and lnurlp: links Hushdrop reads are request text; others are left alone', () => {
+  it('lightning: and lnurlp: links Hushdrop reads (invoices, offers, LNURLs) are request text; others are left alone', () => {
     const invoice = 'lightning:lnbc1pvjluezsp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs';
     expect(paymentLinkOf({ href: invoice })).toEqual({ form: 'bolt11', text: invoice });
     expect(opened(invoice)).toEqual({ kind: 'offline', text: invoice });
     expect(paymentLinkOf({ href: 'LIGHTNING:alice@shop.example' })).toMatchObject({ form: 'lnurl' });
     expect(opened('LIGHTNING:alice@shop.example')).toMatchObject({ kind: 'lnurl' });
     expect(paymentLinkOf({ href: 'lnurlp://shop.example/p' })).toMatchObject({ form: 'lnurl' });
-    expect(paymentLinkOf({ href: 'lightning:lno1qcp4256ypq' })).toBeUndefined();
+    expect(paymentLinkOf({ href: 'lightning:lno1qcp4256ypq' })).toEqual({
+      form: 'bolt12',
+      text: 'lightning:lno1qcp4256ypq',
+    });
+    expect(paymentLinkOf({ href: 'lightning:lni1qcp4256ypq' })).toBeUndefined();
     expect(paymentLinkOf({ href: `lightning:lnbc1${'q'.repeat(9000)}` })).toBeUndefined();
   });
 
