@@ -7,6 +7,7 @@ import { chainName } from '../../lib/payments/request';
 import { secondsLeft } from '../../lib/payments/timing';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
+import { LnurlVerify } from './LnurlVerify';
 import { OfferFacts } from './OfferFacts';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
@@ -49,6 +50,9 @@ export function CheckedView({
           {...(checked.handOff.invoice ? { invoice: checked.handOff.invoice } : {})}
           {...(checked.handOff.offer ? { offer: checked.handOff.offer } : {})}
         />
+      )}
+      {checked.lnurl?.verify && checked.bolt11 && (
+        <LnurlVerify verify={checked.lnurl.verify} invoice={checked.bolt11} />
       )}
       {checked.verdict === 'invalid' && (
         <p class="card error" id="not-payable">

@@ -145,9 +145,14 @@ export function lnurlRequest(
     reasons,
     expired: false,
     ...base,
-    warnings: [...target.warnings, ...(params?.warnings ?? []), ...(base?.warnings ?? [])],
+    warnings: [
+      ...target.warnings,
+      ...(params?.warnings ?? []),
+      ...(fetched?.warnings ?? []),
+      ...(base?.warnings ?? []),
+    ],
     payee: base?.payee ?? target.label,
-    lnurl: params ? { target, params } : { target },
+    lnurl: { target, ...(params ? { params } : {}), ...(fetched?.verify ? { verify: fetched.verify } : {}) },
   };
   if (params) checked.description = params.description;
   if (!base && params && params.minSendableMsat === params.maxSendableMsat)

@@ -8,9 +8,10 @@
  *
  * Beyond BIP70, every request comes out as one model (request.ts's CheckedRequest): bitcoin: URIs
  * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), BOLT 12 offers (bolt12.ts, on
- * tlv.ts), LNURL-pay and Lightning Addresses (lnurl-target.ts reads, lnurl.ts looks up). forms.ts
- * classifies text and links by their form, cheaply (the content script); read.ts is the one parser
- * that reads them; check.ts turns what it read into the model.
+ * tlv.ts), LNURL-pay and Lightning Addresses (lnurl-target.ts reads, lnurl.ts looks up,
+ * lnurl-verify.ts asks whether an invoice was paid). forms.ts classifies text and links by their
+ * form, cheaply (the content script); read.ts is the one parser that reads them; check.ts turns
+ * what it read into the model.
  *
  * The payment page's own logic is here too, as pure functions: what it was opened with
  * (page-input), its states (page-view), time left (timing), wallet URIs (wallet), failures as
@@ -92,6 +93,7 @@ export {
   type LnurlTarget,
   parseLnurl,
 } from './lnurl';
+export { checkLnurlPayment, type PaymentStatus } from './lnurl-verify';
 export { type LoadedRequest, type LoadOptions, loadPaymentRequest } from './load';
 export {
   type FetchedSource,

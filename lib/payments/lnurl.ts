@@ -46,7 +46,7 @@ export interface LnurlFetchOptions {
  * GETs a service's JSON, whatever its status code or Content-Type (LUD-01 says to ignore both),
  * refusing redirects and anything over MAX_LNURL_RESPONSE_BYTES.
  */
-async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<string, unknown>> {
+export async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<string, unknown>> {
   const host = new URL(url).host;
   return withDeadline(
     options,
@@ -158,6 +158,30 @@ export interface LnurlInvoice {
   invoice?: Bolt11Invoice;
   /** Why the invoice must not be paid (empty when it matches). */
   reasons: string[];
+  /** LUD-21: where the service says whether the invoice was paid, on the terms' own origin. */
+  verify?: string;
+  warnings?: string[];
+}
+
+/**
+ * LUD-21's `verify` address from a callback's answer, if Hushdrop may ask it: a web address on the
+ * origin the person allowed (the terms', which is the callback's), like every LNURL request. One
+ * elsewhere is left unasked, with a warning saying so.
+ */
+function verifyOf(
+  body: Record<string, unknown>,
+  params: LnurlPayParams,
+): Pick<LnurlInvoice, 'verify' | 'warnings'> {
+  if (body.verify === undefined || body.verify === null) return {};
+  const origin = new URL(params.callback).origin;
+  try {
+    const url = typeof body.verify === 'string' ? serviceUrl(body.verify).url : undefined;
+    if (url?.origin === origin) return { verify: url.href };
+    if (url) return { warnings: [t('payLnurlVerifyOtherHost', url.host)] };
+  } catch (error) {
+    if (!isPaymentError(error)) throw error;
+  }
+  return { warnings: [t('payLnurlVerifyNotWeb')] };
 }
 
 /**
@@ -186,5 +210,5 @@ export async function fetchLnurlInvoice(
   const expected = hex.encode(sha256(new TextEncoder().encode(params.metadata)));
   if (invoice.descriptionHash !== expected) reasons.push(t('payLnurlHashMismatch'));
   if (invoice.amountMsat !== amountMsat) reasons.push(t('payLnurlAmountMismatch'));
-  return { invoice, reasons };
+  return { invoice, reasons, ...verifyOf(body, params) };
 }

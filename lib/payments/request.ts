@@ -69,6 +69,8 @@ export interface LnurlDetails {
   target: LnurlTarget;
   /** Once looked up. */
   params?: LnurlPayParams;
+  /** With an invoice: where the service says whether it was paid (LUD-21), on the terms' origin. */
+  verify?: string;
 }
 
 export interface CheckedRequest {
