@@ -1,24 +1,11 @@
 import { t, uiLanguage } from '../i18n';
+import { formatBtc, scaled } from './btc';
 import { currencyDecimal, currencyDigits } from './currency';
 import type { Amount } from './request';
 
-/** Amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
+/** Amounts as text for people, exactly (bigint), in the language's way of writing numbers. */
 
-const SAT_PER_BTC = 100_000_000n;
-
-/** A whole number of units as a decimal with `decimals` places, trailing zeros dropped. */
-function scaled(value: bigint, decimals: number): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const unit = 10n ** BigInt(decimals);
-  const fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / unit}${fraction ? `.${fraction}` : ''}`;
-}
-
-/** 110000n → "0.0011", 100000000n → "1". */
-export function formatBtc(satoshis: bigint): string {
-  return scaled(satoshis, 8);
-}
+export { formatBtc, parseBtc } from './btc';
 
 /** A decimal as the language writes numbers, every digit kept (only the separators change). */
 function forPeople(decimal: string): string {
@@ -61,11 +48,4 @@ export function parseSatToMsat(text: string): bigint | undefined {
   const match = /^(\d{1,16})(?:\.(\d{1,3}))?$/.exec(text.trim());
   if (!match) return undefined;
   return BigInt(match[1]!) * 1000n + BigInt((match[2] ?? '').padEnd(3, '0'));
-}
-
-/** "0.0011" → 110000n; undefined when the text is not a plain decimal with ≤ 8 places. */
-export function parseBtc(text: string): bigint | undefined {
-  const match = /^(\d{1,16})(?:\.(\d{1,8}))?$/.exec(text);
-  if (!match) return undefined;
-  return BigInt(match[1]!) * SAT_PER_BTC + BigInt((match[2] ?? '').padEnd(8, '0'));
 }

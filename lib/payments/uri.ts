@@ -1,5 +1,5 @@
 import { t } from '../i18n';
-import { formatBtc, parseBtc } from './amounts';
+import { formatBtc, parseBtc } from './btc';
 import { PaymentError } from './errors';
 import { MAX_MONEY } from './limits';
 
