@@ -7,12 +7,14 @@ import { chainName } from '../../lib/payments/request';
 import { secondsLeft } from '../../lib/payments/timing';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
+import { LnurlVerify } from './LnurlVerify';
+import { OfferFacts } from './OfferFacts';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
 import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
 
 /**
- * A request judged from its text or looked up (bitcoin: URI, Lightning invoice, LNURL): the
+ * A request judged from its text or looked up (bitcoin: URI, Lightning invoice or offer, LNURL): the
  * verdict and who signed, what it asks for, the kind's own details, and the hand-off to a
  * wallet. Everything from the request is Preact text inside <bdi>.
  */
@@ -46,7 +48,11 @@ export function CheckedView({
           {...(checked.handOff.address ? { address: checked.handOff.address } : {})}
           {...(checked.handOff.amount?.unit === 'sat' ? { amount: checked.handOff.amount.value } : {})}
           {...(checked.handOff.invoice ? { invoice: checked.handOff.invoice } : {})}
+          {...(checked.handOff.offer ? { offer: checked.handOff.offer } : {})}
         />
+      )}
+      {checked.lnurl?.verify && checked.bolt11 && (
+        <LnurlVerify verify={checked.lnurl.verify} invoice={checked.bolt11} />
       )}
       {checked.verdict === 'invalid' && (
         <p class="card error" id="not-payable">
@@ -61,6 +67,7 @@ export function CheckedView({
 function heading(checked: CheckedRequest): string {
   if (checked.verdict === 'invalid') return t('payInvalidHeading');
   if (checked.kind === 'bolt11') return t('payInvoiceHeading');
+  if (checked.kind === 'bolt12') return t('payOfferHeading');
   if (checked.kind === 'lnurl')
     return t(checked.bolt11 ? 'payLnurlInvoiceHeading' : 'payLnurlHeading', checked.lnurl!.target.label);
   return t(checked.verdict === 'verified' ? 'payUriLightningHeading' : 'payPlainHeading');
@@ -68,6 +75,7 @@ function heading(checked: CheckedRequest): string {
 
 function unsignedText(checked: CheckedRequest): string {
   if (checked.kind === 'lnurl') return t('payLnurlUnsignedText');
+  if (checked.kind === 'bolt12') return t('payOfferUnsignedText');
   return t(checked.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly');
 }
 
@@ -108,11 +116,15 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
 const KIND_NAME = {
   bip21: 'payKindBip21',
   bolt11: 'payKindBolt11',
+  bolt12: 'payKindBolt12',
   lnurl: 'payKindLnurl',
   bip70: 'payKindBip70',
 } as const;
 
 function amountText(checked: CheckedRequest): string {
+  // An offer's amount is per item when it lets the payer choose a quantity.
+  if (checked.amount && checked.bolt12?.quantityMax !== undefined)
+    return t('payOfferPerItem', formatAmountForPeople(checked.amount));
   if (checked.amount) return formatAmountForPeople(checked.amount);
   const params = checked.lnurl?.params;
   if (params && !checked.bolt11) {
@@ -123,6 +135,11 @@ function amountText(checked: CheckedRequest): string {
     );
   }
   return t('payYouChoose');
+}
+
+function payeeLabel(checked: CheckedRequest) {
+  if (checked.bolt12) return checked.bolt12.issuerId ? 'payOfferIssuerKey' : 'payOfferBlindedKey';
+  return checked.signer?.kind === 'node' ? 'payLightningNode' : 'payPayTo';
 }
 
 function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now: Date; pageUrl?: string }) {
@@ -145,7 +162,7 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
         )}
         {checked.payee && (
           <>
-            <dt>{t(checked.signer?.kind === 'node' ? 'payLightningNode' : 'payPayTo')}</dt>
+            <dt>{t(payeeLabel(checked))}</dt>
             <dd>
               <bdi class="mono" id="payee">
                 {checked.payee}
@@ -195,6 +212,7 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
       </dl>
       {checked.bip21 && <UriFacts details={checked.bip21} />}
       {checked.lnurl && <LnurlFacts details={checked.lnurl} />}
+      {checked.bolt12 && <OfferFacts offer={checked.bolt12} />}
       {invoice && <InvoiceFields invoice={invoice} />}
     </section>
   );

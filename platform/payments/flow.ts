@@ -3,6 +3,7 @@
 // uses `paymentFlow`, wired to the real ones; tests build their own.
 
 import { t } from '../../lib/i18n';
+import type { Bolt11Invoice } from '../../lib/payments/bolt11';
 import { lnurlRequest } from '../../lib/payments/check';
 import { PaymentError } from '../../lib/payments/errors';
 import { assertNotExpired } from '../../lib/payments/expiry';
@@ -15,6 +16,7 @@ import {
   type LnurlPayParams,
   type LnurlTarget,
 } from '../../lib/payments/lnurl';
+import { checkLnurlPayment, type PaymentStatus } from '../../lib/payments/lnurl-verify';
 import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load';
 import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
 import type { CheckedRequest } from '../../lib/payments/request';
@@ -127,6 +129,11 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
         ...(signal ? { signal } : {}),
       });
       return lnurlRequest(source.target, params, fetched, now());
+    },
+
+    /** Asks an LNURL service whether its invoice was paid (LUD-21; the person asked). */
+    checkPaid(verifyUrl: string, invoice: Bolt11Invoice, signal?: AbortSignal): Promise<PaymentStatus> {
+      return checkLnurlPayment(verifyUrl, invoice, { fetch, ...(signal ? { signal } : {}) });
     },
 
     async recordPaid(entry: PaymentEntry, receipt: PaymentReceipt): Promise<PaymentEntry> {

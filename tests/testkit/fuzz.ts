@@ -12,10 +12,12 @@ import {
   decodeX509Certificates,
 } from '../../lib/payments/codec';
 import { PaymentError } from '../../lib/payments/errors';
+import { paymentLinkOf } from '../../lib/payments/forms';
+import { sourceFromText } from '../../lib/payments/page-input';
 import { createRootStore, type RootStore } from '../../lib/payments/roots';
 import { signedBytesOf } from '../../lib/payments/signature';
 import { parseTransactionsHex } from '../../lib/payments/transactions';
-import { parseBitcoinUri, paymentLinkOf } from '../../lib/payments/uri';
+import { parseBitcoinUri } from '../../lib/payments/uri';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import { walkFields } from '../../lib/payments/wire';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
@@ -160,7 +162,8 @@ export function checkText(text: string): void {
   onlyPaymentErrors(() => parseBitcoinUri(text));
   onlyPaymentErrors(() => parseBitcoinUri(`bitcoin:${text}`));
   paymentLinkOf({ href: text, type: text });
-  paymentLinkOf({ href: `bitcoin:?r=${text}` });
+  for (const prefix of ['', 'bitcoin:?r=', 'lightning:'])
+    onlyPaymentErrors(() => sourceFromText(`${prefix}${text}`));
   onlyPaymentErrors(() => addressToScript(text, 'main'));
   onlyPaymentErrors(() => addressToScript(text, 'test'));
   onlyPaymentErrors(() => parseTransactionsHex(text));
