@@ -8,6 +8,7 @@ import { type AccountEntry, checkUsername } from '../accounts/accounts';
 import { checkTokenHash } from '../accounts/tokens';
 import { ProxyListError, proxyList } from '../http/client';
 import { S3ConfigError, type S3Settings, s3Settings } from '../storage/s3-config';
+import { jsonMistake } from './json-mistake';
 import { defaultDataDir, defaultSettings, MIB, MIN_PART_BYTES, type ServerSettings } from './settings';
 
 export class ConfigError extends Error {
@@ -75,6 +76,16 @@ function publicUrl(value: unknown, name: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** A bearer token of the config: long enough that guessing it is hopeless, and sent as it is. */
+function secretToken(value: unknown, name: string): string {
+  const token = text(value, name);
+  if (token.length < 24 || !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError(
+      `${name} must be at least 24 characters without spaces (e.g. from \`openssl rand -hex 16\`).`,
+    );
+  return token;
+}
+
 function proxies(value: unknown, name: string): string[] {
   const list =
     typeof value === 'string'
@@ -134,6 +145,7 @@ const TOP_KEYS = [
   'timeouts',
   'parts',
   'accessLog',
+  'metrics',
   'tls',
 ] as const;
 const LIMIT_KEYS = [
@@ -198,8 +210,8 @@ function readConfigFile(path: string): Json {
   let json: unknown;
   try {
     json = JSON.parse(source);
-  } catch (err) {
-    throw new ConfigError(`The config file ${path} is not valid JSON: ${(err as Error).message}`);
+  } catch {
+    throw new ConfigError(`The config file ${path} is not valid JSON: ${jsonMistake(source)}.`);
   }
   if (!isObject(json)) throw new ConfigError(`The config file ${path} must hold one JSON object.`);
   onlyKeys(json, TOP_KEYS, `The config file ${path}`);
@@ -221,6 +233,7 @@ export const ENV_VARS = [
   'ACCESS_LOG',
   'TLS_CERT',
   'TLS_KEY',
+  'METRICS_TOKEN',
 ] as const;
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerSettings {
@@ -321,6 +334,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
     const target = text(log.value, log.name);
     s.accessLog = target === 'off' || target === 'stdout' ? target : resolve(log.base, target);
   }
+
+  if (file.metrics !== undefined && !isObject(file.metrics))
+    throw new ConfigError('"metrics" in the config file must be an object.');
+  if (file.metrics) onlyKeys(file.metrics, ['token'], '"metrics" in the config file');
+  const metricsToken =
+    pick('METRICS_TOKEN', '') ??
+    (file.metrics ? { value: file.metrics.token, name: 'metrics.token' } : undefined);
+  if (metricsToken) s.metrics = { token: secretToken(metricsToken.value, metricsToken.name) };
 
   const fileTls = file.tls;
   if (fileTls !== undefined && !isObject(fileTls))

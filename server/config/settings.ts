@@ -74,6 +74,8 @@ export interface ServerSettings {
   parts: PartsSettings;
   /** `stdout`, `off`, or a file path. */
   accessLog: string;
+  /** `GET /_hushdrop/metrics` (Prometheus text) answers requests with `Authorization: Bearer <token>`; absent: off. */
+  metrics?: { token: string };
   /** Certificate and key PEM files: the server speaks HTTPS itself (HTTP/2 and HTTP/1.1 unless http2 is false). */
   tls?: { certFile: string; keyFile: string; http2: boolean };
 }
