@@ -4,7 +4,7 @@
 // The README's systemd unit is checked with `systemd-analyze verify` and its ExecStart line is run.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,7 +14,8 @@ import { packServer } from '../../scripts/pack-server';
 import { form, post, randomBytesOf, teknikCtr } from './test-helpers';
 
 const run = promisify(execFile);
-const README = join(__dirname, '..', '..', 'README.md');
+const ROOT = join(__dirname, '..', '..');
+const README = join(ROOT, 'README.md');
 /** Where the README's unit file has the package installed (`npm install -g --prefix /opt/hushdrop`). */
 const README_PREFIX = '/opt/hushdrop';
 const KEY = 'abcdefghijklmnopqrstuvwxyzABCDEF';
@@ -26,27 +27,43 @@ let scratch: string;
 let prefix: string;
 let packageDir: string;
 let tarball: string;
+/** A copy of the repository's files the server needs, installed with `npm ci --omit=dev`. */
+let runtimeOnly: Promise<string>;
+
+const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
+const quiet = ['--prefer-offline', '--no-audit', '--no-fund'];
+
+async function installRuntimeOnly(): Promise<string> {
+  const copy = join(scratch, 'repository');
+  for (const path of [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'scripts',
+    'server',
+    'lib',
+    'public',
+  ])
+    await cp(join(ROOT, path), join(copy, path), {
+      recursive: true,
+      filter: (source) => !source.includes(join('lib', 'payments', 'gen')),
+    });
+  await run('npm', ['ci', '--omit=dev', ...quiet], { cwd: copy, env: npmEnv });
+  return copy;
+}
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'hushdrop-package-'));
+  // At the same time as the package's install: both mostly wait on npm.
+  runtimeOnly = installRuntimeOnly();
+  runtimeOnly.catch(() => {});
   ({ tarball } = await packServer(join(scratch, 'out')));
   prefix = join(scratch, 'prefix');
   // As the README says, into a prefix of its own; npm's cache (warm after `npm ci`) spares the network.
-  await run(
-    'npm',
-    [
-      'install',
-      '-g',
-      '--omit=dev',
-      '--prefix',
-      prefix,
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      tarball,
-    ],
-    { cwd: scratch, env: { ...process.env, npm_config_update_notifier: 'false' } },
-  );
+  await run('npm', ['install', '-g', '--omit=dev', '--prefix', prefix, ...quiet, tarball], {
+    cwd: scratch,
+    env: npmEnv,
+  });
   packageDir = join(prefix, 'lib', 'node_modules', 'hushdrop-server');
 }, 300_000);
 afterAll(async () => {
@@ -83,9 +100,9 @@ interface Started {
 }
 
 /** Runs `command` and resolves once it printed its three addresses and the listening line. */
-function startCommand(command: string[], env: Record<string, string>): Promise<Started> {
+function startCommand(command: string[], env: Record<string, string>, cwd = scratch): Promise<Started> {
   const child = spawn(command[0]!, command.slice(1), {
-    cwd: scratch,
+    cwd,
     env: { PATH: process.env.PATH!, HOME: scratch, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -121,8 +138,8 @@ describe('the installed package', () => {
     const script = await readFile(join(packageDir, 'bin', 'hushdrop-server.js'), 'utf8');
     expect(script.startsWith('#!/usr/bin/env node\n')).toBe(true);
     expect(script).not.toMatch(/from ["'](esbuild|tsx|vite|vitest|wxt)["']/);
-    // Its own messages (the page's only), not the extension's files.
-    expect(script).not.toContain('_locales');
+    // Its own messages (the page's only), not the extension's files (only esbuild's comments name them).
+    expect(script).not.toMatch(/["'`][^"'`\n]*public\/_locales/);
     expect(script).not.toContain('Payment request');
     const installed = await installedPackages(packageDir);
     expect(installed.length).toBeGreaterThan(3);
@@ -171,6 +188,29 @@ describe('the installed package', () => {
     }
     expect(await server.exited).toBe(0);
   });
+});
+
+describe('the repository installed without development dependencies', () => {
+  it('runs `npm run server` (its install step skips the extension’s generated code)', async () => {
+    const copy = await runtimeOnly;
+    expect(await installedPackages(copy)).not.toContain('wxt');
+    const server = await startCommand(
+      ['npm', 'run', 'server'],
+      {
+        PORT: '0',
+        DATA_DIR: join(scratch, 'data-repository'),
+        ACCESS_LOG: 'off',
+      },
+      copy,
+    );
+    try {
+      const baseUrl = address(server.lines, 'base_url');
+      expect((await fetch(`${baseUrl}/_hushdrop/health`)).status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    await server.exited;
+  }, 120_000);
 });
 
 /** The README's unit file (the ini block after its marker). */
