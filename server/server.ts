@@ -186,7 +186,7 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
     stopping = true;
-    await admin?.close();
+    const adminClosed = admin?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     closeIdle();
     if (inFlight.size > 0 && graceMs > 0) {
@@ -216,6 +216,7 @@ export async function startServer(
     }
     await sweeper.stop();
     await closed;
+    await adminClosed;
     await accessLog.close();
     await storage.close();
   };
