@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packServer } from '../../scripts/pack-server';
-import { form, post, randomBytesOf, teknikCtr } from './test-helpers';
+import { clientModeForm, post, randomBytesOf } from './test-helpers';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
@@ -160,15 +160,7 @@ describe('the installed package', () => {
       expect(server.lines.slice(1, 3)).toEqual([`api_url=${baseUrl}/api`, `upload_url=${baseUrl}/u`]);
       const made = await post(
         `${baseUrl}/api/v1/Upload`,
-        form({
-          encrypt: 'false',
-          saveKey: 'false',
-          iv: IV,
-          keySize: '256',
-          blockSize: '128',
-          contentType: 'image/png',
-          file: { bytes: teknikCtr(KEY, IV, randomBytesOf(3000, 9)), name: 'photo.png' },
-        }),
+        clientModeForm(randomBytesOf(3000, 9), KEY, IV, 'photo.png'),
       );
       expect(made.status).toBe(200);
       const page = await fetch(made.json.result.url, { headers: { 'Accept-Language': 'de' } });
