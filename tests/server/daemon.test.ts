@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { until } from '../testkit/wait';
+import { until } from '../../devkit/wait';
 import { type ProductServer, runProduct, startProductServer } from './product-cli';
 
 const NOBODY = 65534;
