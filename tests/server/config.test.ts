@@ -209,7 +209,12 @@ describe('object storage settings', () => {
 
   it('refuse every mistake with a sentence that names it', async () => {
     const cases: [unknown, Record<string, string>, RegExp][] = [
-      [{ storageUrl: 'https://drops' }, {}, /STORAGE_URL must look like s3:\/\/<bucket>\/<prefix>/],
+      [
+        { storageUrl: 'https://drops' },
+        {},
+        /"storageUrl" in the config file must look like s3:\/\/<bucket>\/<prefix>/,
+      ],
+      [{}, { STORAGE_URL: 'https://drops' }, /^STORAGE_URL must look like s3:\/\/<bucket>\/<prefix>/],
       [{ storageUrl: 's3://No_Such' }, {}, /not a valid S3 bucket name/],
       [{ s3: { region: 'x' } }, {}, /"s3" in the config file needs "storageUrl"/],
       [{ storageUrl: 's3://drops/', s3: { secretAccessKey: 'x' } }, {}, /secretAccessKey/],
