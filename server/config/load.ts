@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { COMMAND } from '../cli/name';
 import { S3ConfigError, type S3Settings, s3Settings } from '../storage/s3-config';
 import { jsonMistake } from './json-mistake';
-import { type ConfigFile, configSchema, keySchema } from './schema';
+import { type ConfigFile, configSchema, envKeys, keySchema } from './schema';
 import { defaultDataDir, MIB, MIN_PART_BYTES, type ServerSettings, settingsFrom } from './settings';
 
 export class ConfigError extends Error {
@@ -27,25 +27,9 @@ export function checkPartBytes(partBytes: number): void {
 
 type Path = readonly PropertyKey[];
 
-/** Environment variables and the keys they set (the schema's `env`; S3's come through the SDK's names). */
-export const ENV_KEYS: { env: string; path: [string] | [string, string] }[] = [
-  { env: 'HOST', path: ['host'] },
-  { env: 'PORT', path: ['port'] },
-  { env: 'DATA_DIR', path: ['dataDir'] },
-  { env: 'STORAGE_URL', path: ['storageUrl'] },
-  { env: 'PUBLIC_URL', path: ['publicUrl'] },
-  { env: 'TRUSTED_PROXIES', path: ['trustedProxies'] },
-  { env: 'MAX_UPLOAD_BYTES', path: ['maxUploadBytes'] },
-  { env: 'REQUIRE_ACCOUNT', path: ['requireAccount'] },
-  { env: 'ACCOUNTS_FILE', path: ['accountsFile'] },
-  { env: 'ACCESS_LOG', path: ['accessLog'] },
-  { env: 'METRICS_TOKEN', path: ['metrics', 'token'] },
-  { env: 'TLS_CERT', path: ['tls', 'certFile'] },
-  { env: 'TLS_KEY', path: ['tls', 'keyFile'] },
-];
-
-/** Environment variables the server reads (besides the AWS SDK's). */
-export const ENV_VARS = ['CONFIG', ...ENV_KEYS.map((k) => k.env)] as const;
+/** Environment variables the server reads (besides the AWS SDK's), each the key the schema names. */
+export const ENV_KEYS = envKeys();
+export const ENV_VARS = ['CONFIG', ...ENV_KEYS.map((k) => k.env)];
 
 /** How a sentence names a value of the config file at `path`. */
 function fileName(path: Path, configPath: string): string {

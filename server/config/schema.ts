@@ -445,3 +445,21 @@ export function sectionShape(schema: z.ZodType): Record<string, z.ZodType> {
   while (!inner.shape && inner._zod.def.innerType) inner = inner._zod.def.innerType as typeof inner;
   return inner.shape ?? {};
 }
+
+/** Every key of the schema, by its path: top-level keys and the keys of its sections. */
+export function keyPaths(): string[][] {
+  return Object.entries(sectionShape(configSchema as never)).flatMap(([key, schema]) => {
+    const section = Object.keys(sectionShape(schema));
+    return section.length ? section.map((sub) => [key, sub]) : [[key]];
+  });
+}
+
+/**
+ * The environment variables the server reads itself, and the keys they set (the schema's `env`). The AWS
+ * SDK's variables (AWS_*) reach the S3 store through the SDK's names instead (storage/s3-config.ts).
+ */
+export function envKeys(): { env: string; path: string[] }[] {
+  return keyPaths()
+    .map((path) => ({ env: (keySchema(path).meta() as KeyDoc | undefined)?.env ?? '', path }))
+    .filter(({ env }) => env !== '' && !env.startsWith('AWS_'));
+}

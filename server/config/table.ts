@@ -2,7 +2,7 @@
 // that overrides it, its default and its meaning. `scripts/config-table.ts` writes it into the README;
 // tests/server/config-table.test.ts fails when the README's differs.
 
-import { configSchema, type KeyDoc, keySchema, sectionShape } from './schema';
+import { configSchema, type KeyDoc, keyPaths, keySchema } from './schema';
 
 export const TABLE_START =
   '<!-- config table: written by `npx tsx scripts/config-table.ts` from server/config/schema.ts -->';
@@ -24,10 +24,6 @@ function row(path: string[]): string {
 
 export function configTable(): string {
   const rows = ['| key (environment variable) | default | meaning |', '|---|---|---|'];
-  for (const [key, schema] of Object.entries(sectionShape(configSchema as never))) {
-    const section = Object.keys(sectionShape(schema));
-    if (section.length === 0) rows.push(row([key]));
-    else for (const sub of section) rows.push(row([key, sub]));
-  }
+  for (const path of keyPaths()) rows.push(row(path));
   return rows.join('\n');
 }
