@@ -30,7 +30,9 @@ import {
   replyNotFound,
   replyTooMany,
 } from './http/responses';
+import { sameSecret } from './http/secret';
 import { watchSlowClient } from './http/slow-clients';
+import type { Metrics } from './metrics';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
@@ -55,6 +57,8 @@ export interface AppDeps {
   ctx: ApiContext;
   proxies: BlockList | null;
   accessLog: AccessLog;
+  /** Serves /_hushdrop/metrics (settings.metrics gives its token); absent: that path is not found. */
+  metrics?: Metrics;
   seams?: Seams;
   /** Health answers 503 once this says the server is stopping. */
   stopping: () => boolean;
@@ -128,6 +132,8 @@ export function createApp(deps: AppDeps): App {
         });
       case 'health':
         return health(reply);
+      case 'metrics':
+        return serveMetrics(req, reply);
       case 'index':
         return replyHtml(
           reply,
@@ -163,6 +169,18 @@ export function createApp(deps: AppDeps): App {
     } catch {
       replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
     }
+  }
+
+  async function serveMetrics(req: IncomingMessage, reply: Reply): Promise<void> {
+    const token = settings.metrics?.token;
+    if (!deps.metrics || !token) return replyNotFound(reply);
+    const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameSecret(given, token))
+      return replyAppError(reply, 'The metrics need their token (Authorization: Bearer <token>).', 401, {
+        'WWW-Authenticate': 'Bearer realm="metrics"',
+      });
+    const { body, type } = await deps.metrics.render();
+    reply(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }, Buffer.from(body));
   }
 
   /** Refuses a request (429, 413, 503) without reading more of its body than needed. */

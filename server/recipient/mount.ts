@@ -13,7 +13,8 @@ export const recipientRoutes: MountedRoutes = (x, ctx) => {
     },
     read: (upload) => ctx.uploads.storage.blobs.get(upload.blobId),
   });
-  // The server's own paths (info, health) stay the server's.
-  if (x.route.kind === 'info' || x.route.kind === 'health') return Promise.resolve(false);
+  // The server's own paths (info, health, metrics) stay the server's.
+  if (x.route.kind === 'info' || x.route.kind === 'health' || x.route.kind === 'metrics')
+    return Promise.resolve(false);
   return page.answer(x.req, x.body, x.res, x.route.kind === 'download' ? x.route.fileName : undefined);
 };

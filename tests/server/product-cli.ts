@@ -68,6 +68,39 @@ export function startProductServer(
   });
 }
 
+export interface ProductRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `server/main.ts <args>` to its end with `env` added (PORT=0, no access log, unless given) and stdin
+ * closed; `user` runs it as that uid and gid (the test must be root for it).
+ */
+export function runProduct(
+  args: string[],
+  env: Record<string, string>,
+  options: { user?: number; input?: string } = {},
+): Promise<ProductRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', ACCESS_LOG: 'off', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.user !== undefined ? { uid: options.user, gid: options.user } : {}),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  child.stdin!.end(options.input);
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 /** The peak resident memory of a process so far (VmHWM), in bytes. */
 /**
  * How far this Node lets spent 64 KiB buffers (what a socket's reads are) pile up before it collects
