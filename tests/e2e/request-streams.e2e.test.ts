@@ -1,11 +1,11 @@
-// The request-stream feature test (lib/upload/stream-choice.ts) run in the real browsers: headless
+// The request-stream feature test (lib/upload/capabilities.ts) run in the real browsers: headless
 // firefox-esr, which must say no (it would send a stream body as the text "[object
 // ReadableStream]", shown here on a loopback server), and Chromium, which must say yes. The
 // extension also never streams in a Firefox build (import.meta.env.FIREFOX), whatever this says.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestStreamsSupported } from '../../lib/upload/stream-choice';
+import { requestStreamsSupported } from '../../lib/upload/capabilities';
 import { launchChromium } from '../testkit/chromium';
 import { launchFirefox } from '../testkit/firefox';
 

@@ -6,8 +6,8 @@
 // open the recipient page), the extension's private files (opfs.ts), the reference server
 // (server.ts), and waiting on a condition (wait.ts).
 // Imported by path rather than from here, as they load the payment code and the BIP70 corpus:
-// the fuzz inputs (fuzz.ts), the corpus reader (corpus.ts), and the measured upload rates in the
-// extension's IndexedDB (transport-figures.ts, which loads the storage module). `npm start` imports the launch
+// the fuzz inputs (fuzz.ts), the corpus reader (corpus.ts), and what the extension knows of servers,
+// in its IndexedDB (capabilities.ts, which loads the storage module). `npm start` imports the launch
 // recipe it needs by path too, so that it starts the browser without loading the rest.
 export * from './chromium';
 export * from './files';

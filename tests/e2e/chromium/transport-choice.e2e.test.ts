@@ -1,5 +1,5 @@
 // The way an encrypted upload goes is chosen from the rates this browser measured (issue 21,
-// lib/upload/transport-choice.ts): with no figures, an upload to the HTTP/2 server streams and leaves
+// lib/upload/plan.ts, the rates kept in the server's record): with no figures, an upload to the HTTP/2 server streams and leaves
 // its rate under the server's origin (no path); once the stored figures say the disk way wins for
 // that origin, the next upload there really goes the disk way. Which way each body came is read on
 // the recording server: a streamed fetch body has no Content-Length, the disk way's XHR of the
@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedCapabilities, writeCapabilities } from '../../testkit/capabilities';
 import { MIB, writeRandomFile } from '../../testkit/files';
 import { decryptedHash } from '../../testkit/links';
 import { type ReferenceServer, startServer } from '../../testkit/server';
-import { storedTransportFigures, writeTransportFigures } from '../../testkit/transport-figures';
 import { type ExtensionBrowser, launchExtension, oneRequestWay, serverSettings } from './harness';
 import { openUploadPage } from './large-files';
 
@@ -65,7 +65,7 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
     const original = await writeRandomFile(path, 12 * MIB + 1);
     const { page } = await openUploadPage(browser, serverSettings(h2, 'current'));
     try {
-      expect(await storedTransportFigures(page)).toBeUndefined();
+      expect(await storedCapabilities(page)).toBeUndefined();
       const { request, stored, key } = await upload(page, path);
       expect(request.httpVersion).toBe('2.0');
       // A streamed body: no declared length.
@@ -73,12 +73,12 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
       expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       // The rate is written once the upload has ended.
       await expect
-        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.stream?.samples)
+        .poll(async () => (await storedCapabilities(page))?.servers[origin]?.rates?.stream?.samples)
         .toBe(1);
-      const figures = (await storedTransportFigures(page))!;
-      expect(Object.keys(figures.origins)).toEqual([origin]);
+      const figures = (await storedCapabilities(page))!;
+      expect(Object.keys(figures.servers)).toEqual([origin]);
       expect(JSON.stringify(figures)).not.toContain('/api');
-      expect(figures.origins[origin]!.stream!.rate).toBeGreaterThan(0);
+      expect(figures.servers[origin]!.rates!.stream!.rate).toBeGreaterThan(0);
     } finally {
       await page.close();
       rmSync(path, { force: true });
@@ -92,8 +92,14 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
     const figure = (mibps: number) => ({ rate: mibps * MIB, samples: 3, at: Date.now() });
     // A stream held at 27 MiB/s, a link that takes a file at 110 and encryption at 500 (row l's
     // picture of a fast link): 1/500 + 1/110 per MiB the disk way against 1/27 streamed.
-    await writeTransportFigures(page, {
-      origins: { [origin]: { stream: figure(27), send: figure(110), chosen: 'disk', streamsSinceDisk: 0 } },
+    const { infoAt, parts, formats } = (await storedCapabilities(page))!.servers[origin]!;
+    await writeCapabilities(page, {
+      servers: {
+        [origin]: {
+          ...{ infoAt, parts, formats, at: Date.now() },
+          rates: { stream: figure(27), send: figure(110), chosen: 'disk', streamsSinceDisk: 0 },
+        },
+      },
       encrypt: { teknik: figure(500) },
     });
     try {
@@ -104,9 +110,9 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
       expect(await decryptedHash(await stored.stream(), key)).toBe(original);
       // Its send rate and encryption rate join the figures.
       await expect
-        .poll(async () => (await storedTransportFigures(page))?.origins[origin]?.send?.samples)
+        .poll(async () => (await storedCapabilities(page))?.servers[origin]?.rates?.send?.samples)
         .toBe(4);
-      expect((await storedTransportFigures(page))!.encrypt.teknik!.samples).toBe(4);
+      expect((await storedCapabilities(page))!.encrypt.teknik!.samples).toBe(4);
     } finally {
       await page.close();
       rmSync(path, { force: true });
