@@ -15,7 +15,7 @@
 // part's file is removed once the server has it; on failure or cancel every file is removed and the
 // session aborted (DELETE), best-effort, before the caller hears of it.
 import { STREAM_CHUNK_BYTES } from '../../lib/crypto';
-import { sealedSize } from '../../lib/crypto/file-cipher';
+import { type FileCipher, sealedSize } from '../../lib/crypto/file-cipher';
 import { t } from '../../lib/i18n';
 import {
   buildPartsStart,
@@ -86,11 +86,12 @@ async function sendInParts(job: WayJob): Promise<Sent | Declined> {
     throw located(err);
   }
   if (session instanceof Declined) return session;
-  return runSession(job, session, start.url, start.headers, located);
+  return runSession(job, cipher, session, start.url, start.headers, located);
 }
 
 async function runSession(
   job: WayJob,
+  cipher: FileCipher,
   session: PartsSession,
   base: string,
   headers: Record<string, string>,
@@ -207,7 +208,7 @@ async function runSession(
 
   const encrypted = sealIntoFiles({
     file: job.file,
-    cipher: job.cipher!,
+    cipher,
     partBytes: session.partBytes,
     chunkSize: STREAM_CHUNK_BYTES,
     freeSpent: job.freeSpent,

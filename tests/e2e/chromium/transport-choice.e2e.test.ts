@@ -118,4 +118,44 @@ describe('the way chosen from measured rates (HTTPS with HTTP/2)', () => {
       rmSync(path, { force: true });
     }
   }, 300_000);
+
+  it('the rates an older version kept (its database, version 1) are carried into the server’s record', async () => {
+    const path = join(tmp, 'after-upgrade.bin');
+    await writeRandomFile(path, 64 * 1024);
+    const { page } = await openUploadPage(browser, serverSettings(h2, 'current'));
+    const stream = { rate: 27 * MIB, samples: 3, at: Date.now() };
+    try {
+      // The database as version 1 left it: the rates alone, under one key.
+      await page.evaluate(
+        async ({ origin, stream }) => {
+          const done = (r: IDBRequest | IDBOpenDBRequest) =>
+            new Promise<void>((resolve, reject) => {
+              r.onsuccess = () => resolve();
+              r.onerror = () => reject(r.error);
+            });
+          await done(indexedDB.deleteDatabase('hushdrop-transport'));
+          const open = indexedDB.open('hushdrop-transport', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('figures');
+          await done(open);
+          const tx = open.result.transaction('figures', 'readwrite');
+          tx.objectStore('figures').put(
+            { origins: { [origin]: { stream, chosen: 'stream' } }, encrypt: {} },
+            'rates',
+          );
+          await new Promise((resolve) => {
+            tx.oncomplete = resolve;
+          });
+          open.result.close();
+        },
+        { origin, stream },
+      );
+      // Any upload reads the records, which upgrades the database.
+      await upload(page, path);
+      const record = (await storedCapabilities(page))?.servers[origin];
+      expect(record?.rates).toEqual({ stream, chosen: 'stream' });
+    } finally {
+      await page.close();
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
 });
