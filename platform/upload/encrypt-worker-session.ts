@@ -125,9 +125,13 @@ export function sealIntoFiles(s: SealIntoFiles): Promise<{ size: number } | Decl
   };
   return workerSession<'files', { size: number } | Declined>('files', command, s.signal, {
     report(r) {
-      if (s.signal.aborted) return { error: s.aborted() };
-      if (r.type === 'progress') s.onProgress?.(r.done, r.total);
-      else if (r.type === 'part-done') s.onPartDone?.(r.index, r.size);
+      // Once stopped, only the worker's last word counts: by then it has closed its file, which can
+      // then be removed (the grace ends a worker that does not say it).
+      if (r.type === 'progress' || r.type === 'part-done') {
+        if (s.signal.aborted) return undefined;
+        if (r.type === 'progress') s.onProgress?.(r.done, r.total);
+        else s.onPartDone?.(r.index, r.size);
+      } else if (s.signal.aborted) return { error: s.aborted() };
       else if (r.type === 'done') return { value: { size: r.size } };
       else if (r.type === 'declined') return { value: new Declined('no worker', r.detail) };
       else if (r.type === 'cancelled') return { error: s.aborted() };
