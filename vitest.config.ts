@@ -17,6 +17,7 @@ const SERVER_FILES_ON_S3 = [
   'limits',
   'link-format',
   'main',
+  'names',
   'parts',
   'parts-store',
   'record',

@@ -13,6 +13,7 @@ import { checkPartBytes } from './config/load';
 import type { ServerSettings } from './config/settings';
 import { openAccessLog } from './http/access-log';
 import { proxyList } from './http/client';
+import { describeFailure } from './http/failure-log';
 import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
 import { Limits } from './limits/limits';
@@ -95,13 +96,14 @@ export async function startServer(
   // Each request in progress, by what names it in a log line.
   const inFlight = new Map<Promise<void>, string>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // Named by its route as in the access log, never by its URL (a deletion key is in the path).
+    const named = `${req.method} ${describeRoute(route(req.method ?? 'GET', req.url ?? '/'))}`;
     const handled = app.handle(req, res).catch((err: unknown) => {
-      console.error('hushdrop server: request failed', err);
+      console.error(`hushdrop server: ${named} failed: ${describeFailure(err)}`);
       if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
       else res.destroy();
     });
-    // Named by its route as in the access log, never by its URL (a deletion key is in the path).
-    inFlight.set(handled, `${req.method} ${describeRoute(route(req.method ?? 'GET', req.url ?? '/'))}`);
+    inFlight.set(handled, named);
     void handled.finally(() => inFlight.delete(handled));
   };
 
@@ -148,7 +150,8 @@ export async function startServer(
     intervalMs: settings.sweepIntervalMs,
     orphanAgeMs: settings.orphanAgeMs,
     onSweep(report) {
-      if (report.error) console.error('hushdrop server: sweeping expired uploads failed', report.error);
+      if (report.error)
+        console.error(`hushdrop server: sweeping expired uploads failed: ${describeFailure(report.error)}`);
       options.onSweep?.(report);
     },
   });

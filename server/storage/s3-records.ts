@@ -35,7 +35,8 @@ interface Stored {
 type Condition = { ifNoneMatch: '*' } | { ifMatch: string };
 
 function checkKey(key: string): void {
-  if (!KEY.test(key)) throw new Error(`Invalid record key: ${JSON.stringify(key)}`);
+  // Never the key in the message: it is an upload's name, which must not reach a log.
+  if (!KEY.test(key)) throw new Error('Invalid record key.');
 }
 
 function bareEtag(etag: string | undefined): string {
@@ -153,14 +154,15 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async read(key: string): Promise<Versioned<JsonRecord> | null> {
+    // A key no record can have names no record: absent, like any other.
+    if (!KEY.test(key)) return null;
     const found = await this.readStored(key);
     if (!found || found.stored.deleted || !found.stored.value) return null;
     return { value: found.stored.value, version: found.etag };
   }
 
   async update(key: string, version: string, value: JsonRecord): Promise<boolean> {
-    checkKey(key);
-    if (!VERSION.test(version)) return false;
+    if (!KEY.test(key) || !VERSION.test(version)) return false;
     return this.writeIf(
       key,
       { write: this.newWrite(), value },
@@ -170,7 +172,7 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async delete(key: string, version?: string): Promise<boolean> {
-    checkKey(key);
+    if (!KEY.test(key)) return false;
     if (version !== undefined) return VERSION.test(version) && this.deleteAt(key, version);
     for (let round = 0; round < DELETE_ROUNDS; round++) {
       const found = await this.readStored(key);

@@ -90,7 +90,7 @@ export class Uploads {
       if (await this.storage.records.update(name, found.version, { ...next }))
         return { ok: true, record: next };
     }
-    throw new StorageError('unavailable', `The upload ${name} is too busy right now.`);
+    throw new StorageError('unavailable', 'This upload is too busy right now.');
   }
 
   /** Deletes the record, then the bytes (a crash between the two leaves only bytes, which the sweeper finds). */

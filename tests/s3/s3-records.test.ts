@@ -109,9 +109,11 @@ describe('one store', () => {
     expect(left.Contents ?? []).toEqual([]);
   });
 
-  it('refuses keys that are not plain names', async () => {
-    await expect(one.records.create('../x', {})).rejects.toThrow(/Invalid record key/);
-    await expect(one.records.read('a/b')).rejects.toThrow(/Invalid record key/);
+  it('refuses to create under a key that is not a plain name, and finds nothing under one', async () => {
+    await expect(one.records.create('../x', {})).rejects.toThrow(/^Invalid record key\.$/);
+    expect(await one.records.read('a/b')).toBeNull();
+    expect(await one.records.update('a/b', 'v1', {})).toBe(false);
+    expect(await one.records.delete('../x')).toBe(false);
   });
 
   it('treats what is not a record of ours as a store failure with a sentence', async () => {

@@ -36,6 +36,8 @@ describe('building blocks', () => {
       ['weird.p g', ''],
       ['a.txt#frag', '.txt'],
       ['', ''],
+      [`a.${'e'.repeat(63)}`, `.${'e'.repeat(63)}`],
+      [`a.${'e'.repeat(64)}`, ''],
     ];
     for (const [name, ext] of cases) expect(fileExtension(name), name).toBe(ext);
   });
