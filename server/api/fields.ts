@@ -41,6 +41,28 @@ export interface UploadParams {
   linkFormat: string | undefined;
 }
 
+const isBool = (v: unknown) => typeof v === 'boolean';
+const isOptionalText = (v: unknown) => v === undefined || typeof v === 'string';
+const isPositive = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** Bound parameters as stored (a session of an upload in parts keeps them), or null when not of that shape. */
+export function parseUploadParams(json: unknown): UploadParams | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const p = json as Partial<Record<keyof UploadParams, unknown>>;
+  const ok =
+    isBool(p.encrypt) &&
+    isBool(p.saveKey) &&
+    isOptionalText(p.key) &&
+    isOptionalText(p.iv) &&
+    isPositive(p.keySize) &&
+    isPositive(p.blockSize) &&
+    isBool(p.genDeletionKey) &&
+    isBool(p.doNotTrack) &&
+    isOptionalText(p.contentType) &&
+    isOptionalText(p.linkFormat);
+  return ok ? (p as UploadParams) : null;
+}
+
 export function bindUploadParams(fields: FieldMap): UploadParams {
   const keySize = bindInt(fields, 'keySize');
   const blockSize = bindInt(fields, 'blockSize');

@@ -6,14 +6,20 @@
 
 import { Readable, Writable } from 'node:stream';
 import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
-import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
+import {
+  bytesReadable,
+  type Reply,
+  replyAppError,
+  replyJson,
+  replyTooMany,
+  tooLargeMessage,
+} from '../http/responses';
 import { isStorageError } from '../storage/errors';
 import { PartLengthError, PartsMissingError, partSize } from '../storage/types';
 import type { Variant } from '../uploads/record';
+import { bindForm } from './bound-form';
 import type { ApiContext } from './context';
-import type { FieldMap } from './fields';
-import { bindUploadParams } from './fields';
-import { receiveUpload } from './multipart';
+import { FIELDS_TOTAL_BYTES, receiveUpload } from './multipart';
 import {
   finishUpload,
   type Links,
@@ -24,8 +30,10 @@ import {
   whoUploads,
 } from './upload';
 
-/** A Start form holds fields only: this is far more than they need (each at most 16 KiB, 64 of them). */
-const START_FORM_LIMIT = 1024 * 1024;
+/** A Start form holds fields only: at most FIELDS_TOTAL_BYTES of them, and room for their part headers. */
+const START_FORM_LIMIT = 2 * FIELDS_TOTAL_BYTES;
+/** S3 takes at most this many parts in one multipart upload; a Start that needs more is refused. */
+export const MAX_PARTS = 10_000;
 /** A refused part is read this far past its size before the connection is cut. */
 const REFUSED_PART_SLACK = 1024 * 1024;
 const INDEX = /^(0|[1-9][0-9]{0,8})$/;
@@ -57,9 +65,13 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   if (!small.ok) {
     if (small.why === 'gone') return;
     closeAfterReply(req, up.res, up.body);
-    return replyAppError(reply, 'The start of an upload in parts takes form fields only, no file.', 413);
+    return replyAppError(
+      reply,
+      `The start of an upload in parts takes form fields only (at most ${FIELDS_TOTAL_BYTES / 1024} KiB of them), no file.`,
+      413,
+    );
   }
-  const form = await receiveUpload<string>(Readable.from([small.bytes]), req.headers, {
+  const received = await receiveUpload<string>(Readable.from([small.bytes]), req.headers, {
     maxBytes: 0,
     // A file part is counted (and refused below), never kept.
     openFile: () => ({
@@ -68,14 +80,14 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
     }),
     discard: async () => {},
   });
-  if (form.formProblem) return replyAppError(reply, form.formProblem, 400);
-  if (form.fileBytes > 0 || form.malformed)
+  if (received.formProblem) return replyAppError(reply, received.formProblem, 400);
+  if (received.fileBytes > 0 || received.malformed)
     return replyAppError(
       reply,
       'The start of an upload in parts is a form with fields only; the file is sent afterwards, in parts.',
       400,
     );
-  const { fields } = form;
+  const { fields } = received;
 
   const totalText = fields.get('partstotal')?.trim() ?? '';
   if (!DECIMAL.test(totalText) || !Number.isSafeInteger(Number(totalText)))
@@ -87,7 +99,8 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   const totalBytes = Number(totalText);
   const fileName = fields.get('filename') ?? '';
   if (fileName === '') return replyAppError(reply, 'fileName (the original file name) is missing.', 400);
-  const params = bindUploadParams(fields);
+  const form = bindForm(fields);
+  const { params } = form;
   if (params.encrypt)
     return replyAppError(
       reply,
@@ -100,22 +113,29 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   const now = ctx.now();
   const maxUpload = ctx.settings.maxUploadBytes ?? Number.POSITIVE_INFINITY;
   if (totalBytes > maxUpload) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
+  const { partBytes, sessionsPerAddress } = ctx.settings.parts;
+  const count = Math.ceil(totalBytes / partBytes);
+  if (count > MAX_PARTS)
+    return replyAppError(
+      reply,
+      `An upload in parts has at most ${MAX_PARTS.toLocaleString('en')} parts of ${bytesReadable(partBytes)}: at most ${bytesReadable(MAX_PARTS * partBytes)} in all.`,
+      413,
+    );
   const quota = ctx.limits.admitUpload(up.address, username, now);
   if (!quota.ok) return replyTooMany(reply, quota.message, quota.retryAfterMs);
   const budget = ctx.limits.uploadBytesLeft(up.address, username, now);
   if (totalBytes > budget.bytes) return replyTooMany(reply, budget.message, budget.retryAfterMs(totalBytes));
 
-  const { partBytes, sessionsPerAddress } = ctx.settings.parts;
   try {
     const opened = await ctx.uploads.parts.open({
       blobId: ctx.uploads.newBlobId(),
-      count: Math.ceil(totalBytes / partBytes),
+      count,
       partBytes,
       totalBytes,
       address: up.address,
       ...(username !== undefined ? { username } : {}),
       variant: up.variant,
-      fields: Object.fromEntries(fields),
+      form,
       fileName,
       dntHeader: req.headers.dnt === '1',
       httpVersion: req.httpVersion,
@@ -264,7 +284,7 @@ export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: str
     links,
     address: up.address,
     username: session.username,
-    fields: new Map(Object.entries(session.fields)) as FieldMap,
+    form: session.form,
     file: { blobId: session.blobId, size: session.totalBytes, filename: session.fileName, mimeType: '' },
     speculation: null,
     dntHeader: session.dntHeader,

@@ -11,10 +11,11 @@ import { closeAfterReply, declaredLength, drain } from '../http/body';
 import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
 import { isStorageError, type StorageError } from '../storage/errors';
 import { isLinkFormat, type UploadRecord, type Variant } from '../uploads/record';
+import { type BoundForm, bindForm } from './bound-form';
 import { cipherProblem, ctrTransform } from './cipher';
 import type { ApiContext } from './context';
-import { bindExpiry, computeExpiry, isoWithOffset } from './expiry';
-import { bindUploadParams, type FieldMap, fileExtension } from './fields';
+import { computeExpiry, isoWithOffset } from './expiry';
+import { bindUploadParams, fileExtension, type UploadParams } from './fields';
 import { type FileSink, FORM_OVERHEAD_ALLOWANCE, receiveUpload } from './multipart';
 
 /** Lengths of generated key, IV and deletion key (Teknik's config defaults: 256/8, 128/8, 24). */
@@ -180,7 +181,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     links: up.links,
     address: up.address,
     username,
-    fields: received.fields,
+    form: bindForm(received.fields),
     file: { blobId: file.stored, size: file.size, filename: file.filename, mimeType: file.mimeType },
     speculation,
     dntHeader: req.headers.dnt === '1',
@@ -204,7 +205,7 @@ export interface FinishInput {
   links: Links;
   address: string;
   username: string | undefined;
-  fields: FieldMap;
+  form: BoundForm;
   file: ReceivedBytes;
   /** What the cipher was set up with while the bytes arrived (null: stored as sent). */
   speculation: Speculation | null;
@@ -221,7 +222,7 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
   const { blobs } = ctx.uploads.storage;
   let blobId = file.blobId;
   try {
-    const params = bindUploadParams(input.fields);
+    const { params } = input.form;
     const formatProblem = linkFormatProblem(params, file.size);
     if (formatProblem) {
       await blobs.delete(blobId);
@@ -248,7 +249,7 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
     const createdAt = ctx.now();
     const expiry =
       input.variant === 'legacy'
-        ? computeExpiry(bindExpiry(input.fields), createdAt)
+        ? computeExpiry(input.form.expiry, createdAt)
         : { maxDownloads: 0, expirationDate: null, expiresAt: null };
     // The server's own maximum age, when it has one, shortens whatever was asked for.
     const cap = ctx.settings.maxAgeMs > 0 ? createdAt + ctx.settings.maxAgeMs : null;
@@ -315,10 +316,7 @@ const ECE1_MIN_BYTES = 21 + 17;
  * Why a `linkFormat` field cannot be taken, or undefined. An ece1 file is already encrypted by the
  * client, so the server may not encrypt it again or be handed a key, and it has at least a header.
  */
-export function linkFormatProblem(
-  params: ReturnType<typeof bindUploadParams>,
-  size: number,
-): string | undefined {
+export function linkFormatProblem(params: UploadParams, size: number): string | undefined {
   if (params.linkFormat === undefined) return undefined;
   if (!isLinkFormat(params.linkFormat))
     return `Unknown linkFormat "${params.linkFormat.slice(0, 40)}": this server knows ece1.`;

@@ -12,7 +12,8 @@ import { randomText } from '../../lib/crypto/text';
 import { syncDir } from './disk-blobs';
 import { diskError, fsCode } from './disk-errors';
 import { StorageError } from './errors';
-import type { JsonRecord, RecordStore, Versioned } from './types';
+import { readOrSkip } from './record-listing';
+import type { JsonRecord, ListOptions, RecordStore, Versioned } from './types';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const SUFFIX = '.json';
@@ -90,7 +91,8 @@ export class DiskRecords implements RecordStore<JsonRecord> {
         throw new Error('not a record');
       return parsed;
     } catch (err) {
-      throw new StorageError('unavailable', `The upload record ${key} on disk is unreadable.`, {
+      // Not the key in the message: it may be an upload's name (the listing tells the key apart).
+      throw new StorageError('unreadable', 'A record on disk is unreadable (not whole, or not a record).', {
         cause: err,
       });
     }
@@ -159,7 +161,7 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     });
   }
 
-  async *list(): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
+  async *list(options: ListOptions = {}): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -169,8 +171,8 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     for (const name of names) {
       if (!name.endsWith(SUFFIX)) continue;
       const key = name.slice(0, -SUFFIX.length);
-      if (!KEY.test(key)) continue;
-      const record = await this.read(key);
+      if (!isKey(key)) continue;
+      const record = await readOrSkip(this, key, options);
       if (record) yield { key, ...record };
     }
   }

@@ -14,10 +14,11 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { StorageError } from './errors';
+import { readOrSkip } from './record-listing';
 import { deadline, listObjects } from './s3-client';
 import type { S3Settings } from './s3-config';
 import { s3Code, s3Error, s3Status } from './s3-errors';
-import type { JsonRecord, RecordStore, Versioned } from './types';
+import type { JsonRecord, ListOptions, RecordStore, Versioned } from './types';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const VERSION = /^[A-Za-z0-9-]{1,128}$/;
@@ -86,14 +87,15 @@ export class S3Records implements RecordStore<JsonRecord> {
       );
       if ((answer.ContentLength ?? 0) > MAX_RECORD_BYTES) {
         answer.Body?.transformToWebStream().cancel();
-        throw new StorageError(
-          'unavailable',
-          `The upload record ${key} in the object store is not one of ours.`,
-        );
+        // Not the key in the message: it may be an upload's name (the listing tells the key apart).
+        throw new StorageError('unreadable', 'A record in the object store is too large to be one of ours.');
       }
       const stored = parseStored((await answer.Body?.transformToString('utf-8')) ?? '');
       if (!stored) {
-        throw new StorageError('unavailable', `The upload record ${key} in the object store is unreadable.`);
+        throw new StorageError(
+          'unreadable',
+          'A record in the object store is unreadable (not a record of ours).',
+        );
       }
       return { stored, etag: bareEtag(answer.ETag) };
     } catch (err) {
@@ -243,11 +245,11 @@ export class S3Records implements RecordStore<JsonRecord> {
     }
   }
 
-  async *list(): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
+  async *list(options: ListOptions = {}): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
     for await (const object of listObjects(this.client, this.settings, this.dir, 'listing upload records')) {
       const key = object.key.slice(this.dir.length);
       if (!KEY.test(key)) continue;
-      const record = await this.read(key);
+      const record = await readOrSkip(this, key, options);
       if (record) yield { key, ...record };
     }
   }

@@ -39,6 +39,7 @@
  */
 
 import type { Readable } from 'node:stream';
+import type { StorageError } from './errors';
 
 /** Bytes `start` to `end`, both included, as in an HTTP Range header. */
 export interface ByteRange {
@@ -151,8 +152,16 @@ export interface RecordStore<T> {
    * `version`, when it is no longer at that version (so a change made meanwhile is never lost).
    */
   delete(key: string, version?: string): Promise<boolean>;
-  /** Every record with its key and version, in no particular order (the sweeper walks it). */
-  list(): AsyncIterable<Versioned<T> & { key: string }>;
+  /**
+   * Every record with its key and version, in no particular order (the sweeper walks it). A record that is
+   * there but cannot be read (StorageError `unreadable`) is skipped and told to `onUnreadable`: one damaged
+   * record never stops a walk over the others.
+   */
+  list(options?: ListOptions): AsyncIterable<Versioned<T> & { key: string }>;
+}
+
+export interface ListOptions {
+  onUnreadable?(key: string, error: StorageError): void;
 }
 
 /** Record values are plain JSON objects; the server checks their shape when it reads them. */

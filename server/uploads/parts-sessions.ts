@@ -9,6 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
+import { type BoundForm, bindForm, parseBoundForm } from '../api/bound-form';
 import type { PartsSettings } from '../config/settings';
 import { addressKey } from '../http/client';
 import { StorageError } from '../storage/errors';
@@ -37,8 +38,8 @@ export interface PartsSession extends PartsLayout {
   /** The account that started it: every later request must carry the same one. */
   username?: string;
   variant: Variant;
-  /** The Start form's fields, lower-cased names, bound again at Done exactly as a one-request upload's. */
-  fields: Record<string, string>;
+  /** The Start form as bound (never the form itself), which Done finishes with as a one-request upload. */
+  form: BoundForm;
   fileName: string;
   dntHeader: boolean;
   httpVersion: string;
@@ -62,8 +63,18 @@ const addressRecordKey = (address: string) =>
 
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 
+/** Sessions stored by earlier versions kept the Start form's fields (lower-cased names) and bind them now. */
+function formOf(r: { form?: unknown; fields?: unknown }): BoundForm | null {
+  if (r.form !== undefined) return parseBoundForm(r.form);
+  const { fields } = r;
+  if (typeof fields !== 'object' || fields === null) return null;
+  if (!Object.values(fields).every((v) => typeof v === 'string')) return null;
+  return bindForm(new Map(Object.entries(fields as Record<string, string>)));
+}
+
 export function parseSession(json: JsonRecord): PartsSession | null {
-  const r = json as Partial<Record<keyof PartsSession, unknown>>;
+  const r = json as Partial<Record<keyof PartsSession | 'fields', unknown>>;
+  const form = formOf(r);
   const ok =
     r.kind === 'parts-session' &&
     typeof r.id === 'string' &&
@@ -79,13 +90,13 @@ export function parseSession(json: JsonRecord): PartsSession | null {
     typeof r.address === 'string' &&
     (r.username === undefined || typeof r.username === 'string') &&
     (r.variant === 'legacy' || r.variant === 'current') &&
-    typeof r.fields === 'object' &&
-    r.fields !== null &&
-    Object.values(r.fields).every((v) => typeof v === 'string') &&
+    form !== null &&
     typeof r.fileName === 'string' &&
     typeof r.dntHeader === 'boolean' &&
     typeof r.httpVersion === 'string';
-  return ok ? (json as unknown as PartsSession) : null;
+  if (!ok) return null;
+  const { fields: _fields, ...session } = json as unknown as PartsSession & { fields?: unknown };
+  return { ...session, form };
 }
 
 function parseSlots(json: JsonRecord): AddressSlots | null {

@@ -2,6 +2,7 @@
 // deleting, and sweeping what expired. Nothing here is kept in memory: any instance sharing the store
 // sees the same uploads.
 
+import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
 import type { PartsSettings } from '../config/settings';
 import { StorageError } from '../storage/errors';
@@ -18,6 +19,23 @@ const NAME_TRIES = 50;
 const CAS_TRIES = 50;
 
 export type NewUpload = Omit<UploadRecord, 'fileName'>;
+
+/**
+ * A record's key as the error output may show it: the key itself, unless it is an upload's name (which
+ * alone opens an upload whose key the server keeps): then the first 16 hex digits of its SHA-256, which an
+ * operator can match (`printf %s <name> | sha256sum`) and a reader of the log cannot turn back.
+ */
+export function keyForLog(key: string): string {
+  if (!isUploadName(key)) return key;
+  return `of an upload (sha256 of its name ${createHash('sha256').update(key).digest('hex').slice(0, 16)}…)`;
+}
+
+/** What the sweeper says of a record it cannot read: it goes on with the others. */
+function logUnreadable(key: string, error: StorageError): void {
+  console.error(
+    `hushdrop server: skipped the unreadable record ${keyForLog(key)} while sweeping: ${error.message}`,
+  );
+}
 
 /** What claiming a view gave: the record as it is after this view, or why there is none. */
 export type ViewClaim = { ok: true; record: UploadRecord } | { ok: false };
@@ -110,7 +128,7 @@ export class Uploads {
     const referenced = new Set<string>();
     const liveParts = new Set<string>();
     let expired = 0;
-    for await (const stored of this.storage.records.list()) {
+    for await (const stored of this.storage.records.list({ onUnreadable: logUnreadable })) {
       const record = parseUploadRecord(stored.value);
       if (!record) {
         const session = parseSession(stored.value);
