@@ -16,6 +16,7 @@ import { proxyList } from './http/client';
 import { describeFailure } from './http/failure-log';
 import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
+import { ByteQuotas } from './limits/byte-quotas';
 import { Limits } from './limits/limits';
 import { describeRoute, route } from './router';
 import { openDiskStorage } from './storage/disk';
@@ -81,7 +82,14 @@ export async function startServer(
   // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
   const storage = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
   const uploads = new Uploads(storage, now, settings.parts);
-  const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
+  const ctx: ApiContext = {
+    settings,
+    uploads,
+    accounts,
+    limits: new Limits(settings.limits),
+    quotas: new ByteQuotas(storage.records, settings.limits, now),
+    now,
+  };
   const accessLog = openAccessLog(settings.accessLog);
   let stopping = false;
   const app = createApp({

@@ -14,6 +14,7 @@ import {
   replyTooMany,
   tooLargeMessage,
 } from '../http/responses';
+import type { Reservation } from '../limits/byte-quotas';
 import { isStorageError } from '../storage/errors';
 import { PartLengthError, PartsMissingError, partSize } from '../storage/types';
 import type { Variant } from '../uploads/record';
@@ -123,10 +124,16 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
     );
   const quota = ctx.limits.admitUpload(up.address, username, now);
   if (!quota.ok) return replyTooMany(reply, quota.message, quota.retryAfterMs);
-  const budget = ctx.limits.uploadBytesLeft(up.address, username, now);
-  if (totalBytes > budget.bytes) return replyTooMany(reply, budget.message, budget.retryAfterMs(totalBytes));
 
+  let reservation: Reservation | undefined;
   try {
+    // The whole declared size is reserved now, before any part: sessions started at once (here or at
+    // another instance) cannot pass the quota together, and an abort or expiry does not give it back.
+    if (ctx.quotas.enabled) {
+      const reserved = await ctx.quotas.reserve(up.address, username, totalBytes);
+      if (!reserved.ok) return replyTooMany(reply, reserved.message, reserved.retryAfterMs);
+      reservation = reserved.reservation;
+    }
     const opened = await ctx.uploads.parts.open({
       blobId: ctx.uploads.newBlobId(),
       count,
@@ -140,12 +147,15 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
       dntHeader: req.headers.dnt === '1',
       httpVersion: req.httpVersion,
     });
-    if (!opened.ok)
+    if (!opened.ok) {
+      // Never started: its bytes can never come, so they go back.
+      if (reservation) await ctx.quotas.release(reservation);
       return replyTooMany(
         reply,
         `Your address already has ${sessionsPerAddress} uploads in parts open; finish or abort one first.`,
         60_000,
       );
+    }
     const { session } = opened;
     replyJson(reply, 201, {
       id: session.id,
@@ -154,6 +164,7 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
       expiresAt: new Date(session.expiresAt).toISOString(),
     });
   } catch (err) {
+    if (reservation) await ctx.quotas.release(reservation).catch(() => {});
     if (isStorageError(err)) return replyStorageError(reply, err);
     throw err;
   }

@@ -17,6 +17,7 @@ import type { ApiContext } from './context';
 import { computeExpiry, isoWithOffset } from './expiry';
 import { bindUploadParams, fileExtension, type UploadParams } from './fields';
 import { type FileSink, FORM_OVERHEAD_ALLOWANCE, receiveUpload } from './multipart';
+import { QuotaRefusal, quotaGate } from './quota-gate';
 
 /** Lengths of generated key, IV and deletion key (Teknik's config defaults: 256/8, 128/8, 24). */
 const KEY_CHARS = 32;
@@ -138,16 +139,20 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
   const declared = declaredLength(req);
   if (declared !== undefined && declared > maxUpload + FORM_OVERHEAD_ALLOWANCE)
     return refuse(() => replyAppError(reply, tooLargeMessage(maxUpload), 413));
-  const byteBudget = ctx.limits.uploadBytesLeft(up.address, username, now);
-  if (declared !== undefined && declared > byteBudget.bytes + FORM_OVERHEAD_ALLOWANCE)
-    return refuse(() => replyTooMany(reply, byteBudget.message, byteBudget.retryAfterMs(declared)));
+  const { quotas } = ctx;
+  if (quotas.enabled && declared !== undefined) {
+    // A declared size that cannot fit is refused before a byte is read; nothing is reserved yet.
+    const left = await quotas.check(up.address, username, Math.max(0, declared - FORM_OVERHEAD_ALLOWANCE));
+    if (!left.ok) return refuse(() => replyTooMany(reply, left.message, left.retryAfterMs));
+  }
 
   // Fields may come after the file part; the cipher starts with what is known when the file begins and
   // is corrected afterwards if later fields changed the picture (rare: clients send fields first).
   let speculation = null as Speculation | null;
+  let refusal: QuotaRefusal | undefined;
   const { blobs } = ctx.uploads.storage;
   const received = await receiveUpload<string>(body, req.headers, {
-    maxBytes: Math.min(maxUpload, byteBudget.bytes),
+    maxBytes: maxUpload,
     openFile(fieldsSoFar): FileSink<string> {
       const early = bindUploadParams(fieldsSoFar);
       let transform: Transform = new PassThrough();
@@ -160,15 +165,25 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
         }
       }
       const blobId = ctx.uploads.newBlobId();
-      return { input: transform, done: blobs.put(blobId, transform).then(() => blobId) };
+      const done = blobs.put(blobId, transform).then(() => blobId);
+      if (!quotas.enabled) return { input: transform, done };
+      // The file's bytes reach the cipher and the store only once the quotas took them.
+      const gate = quotaGate(async (bytes) => {
+        const reserved = await quotas.reserve(up.address, username, bytes);
+        return reserved.ok ? { ok: true } : reserved;
+      });
+      gate.once('error', (err) => {
+        if (err instanceof QuotaRefusal) refusal = err;
+        transform.destroy(err);
+      });
+      gate.pipe(transform);
+      return { input: gate, done };
     },
     discard: (blobId) => blobs.delete(blobId),
   });
   if (received.aborted) return;
-  if (received.tooLarge) {
-    if (received.fileBytes > maxUpload) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
-    return replyTooMany(reply, byteBudget.message, byteBudget.retryAfterMs(received.fileBytes));
-  }
+  if (received.tooLarge) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
+  if (refusal) return replyTooMany(reply, refusal.admission.message, refusal.admission.retryAfterMs);
   if (isStorageError(received.storeError)) return replyStorageError(reply, received.storeError);
   if (received.storeError) throw received.storeError;
   if (received.formProblem) return replyAppError(reply, received.formProblem, 400);
@@ -214,7 +229,7 @@ export interface FinishInput {
 }
 
 /**
- * Makes stored bytes an upload: binds the form, checks it, records, charges the quota and answers, as
+ * Makes stored bytes an upload: checks the bound form, records and answers, as
  * every way in (one request, or parts) must do alike. Any failure removes the bytes.
  */
 export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise<void> {
@@ -282,7 +297,6 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
       },
       fileExtension(file.filename),
     );
-    ctx.limits.chargeUpload(input.address, input.username, file.size, ctx.now());
 
     // The key travels in the fragment only when the server does not keep it (teknik.md §3.3, §4).
     const link = fileLink(input.links, input.variant, record.fileName);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
 import type { PartsSettings } from '../config/settings';
+import { sweepQuotaRecord } from '../limits/byte-quotas';
 import { StorageError } from '../storage/errors';
 import { partsKey, type Storage, type Versioned } from '../storage/types';
 import { PartsSessions, parseSession } from './parts-sessions';
@@ -130,6 +131,7 @@ export class Uploads {
     let expired = 0;
     for await (const stored of this.storage.records.list({ onUnreadable: logUnreadable })) {
       const record = parseUploadRecord(stored.value);
+      if (!record && (await sweepQuotaRecord(this.storage.records, stored.key, stored, now))) continue;
       if (!record) {
         const session = parseSession(stored.value);
         const outcome = await this.parts.sweepRecord(stored.key, stored);
