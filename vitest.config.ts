@@ -19,6 +19,7 @@ const SERVER_FILES_ON_S3 = [
   'main',
   'names',
   'parts',
+  'parts-stalls',
   'parts-store',
   'record',
   'server',

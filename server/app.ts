@@ -19,6 +19,7 @@ import type { ServerSettings } from './config/settings';
 import type { AccessLog } from './http/access-log';
 import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
 import { clientAddress, forwardedOrigin } from './http/client';
+import { cutReason, cutRequest } from './http/cut';
 import {
   directReply,
   escapeHtml,
@@ -82,6 +83,13 @@ export interface App {
   setListeningOrigin(origin: string): void;
   /** The links for requests that do not come through a trusted proxy. */
   defaultLinks(): Links;
+}
+
+/** How the access log says a request ended early: why the server cut it, or only that it was cut. */
+function cutOf(req: IncomingMessage, res: ServerResponse): { cut?: string | true } {
+  const reason = cutReason(req);
+  if (reason) return { cut: reason };
+  return res.writableFinished ? {} : { cut: true };
 }
 
 function linksFrom(settings: ServerSettings, origin: string): Links {
@@ -200,10 +208,11 @@ export function createApp(deps: AppDeps): App {
         address,
         method,
         what: describeRoute(target),
-        status: res.statusCode,
+        // A request cut before anything was answered has no status: never the 200 Node starts with.
+        status: res.headersSent ? res.statusCode : null,
         bytes: req.socket.bytesWritten - writtenBefore,
         ms: Date.now() - started,
-        ...(res.writableFinished ? {} : { cut: true }),
+        ...cutOf(req, res),
       });
     });
 
@@ -211,16 +220,11 @@ export function createApp(deps: AppDeps): App {
       req,
       res,
       { windowMs: settings.timeouts.slowClientMs, minBytes: settings.timeouts.slowClientMinBytes },
-      () => {
-        if (!res.headersSent) {
-          res.setHeader('Connection', 'close');
-          replyAppError(directReply(res), 'The request was too slow and has been cut off.', 408);
-        }
-        // The request itself too: once answered, Node no longer ends it when its socket goes, and its
-        // reader (an upload being stored) would wait for the rest of the body forever.
-        req.destroy();
-        req.socket.destroy();
-      },
+      () =>
+        cutRequest(req, res, 'slow-client', {
+          status: 408,
+          message: 'The request was too slow and has been cut off.',
+        }),
     );
 
     const body = seams?.tapBody ? seams.tapBody(req) : req;

@@ -6,6 +6,7 @@
 
 import { Readable, Writable } from 'node:stream';
 import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
+import { cutRequest } from '../http/cut';
 import {
   bytesReadable,
   type Reply,
@@ -200,7 +201,32 @@ async function sessionFor(
   return found;
 }
 
+/**
+ * PUT of one part. The whole request has `parts.partDeadlineMs`: a part not received whole by then is cut
+ * (408), whatever pace its client keeps, so that no part holds its session's write for long.
+ */
 export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: string, indexText: string) {
+  const deadlineMs = ctx.settings.parts.partDeadlineMs;
+  const deadline =
+    deadlineMs > 0
+      ? setTimeout(
+          () =>
+            cutRequest(up.req, up.res, 'part-deadline', {
+              status: 408,
+              message: `The part took longer than ${Math.round(deadlineMs / 1000)} seconds to arrive and has been cut off; send it again.`,
+            }),
+          deadlineMs,
+        )
+      : undefined;
+  deadline?.unref();
+  try {
+    await receivePart(ctx, up, id, indexText);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+async function receivePart(ctx: ApiContext, up: PartsRequest, id: string, indexText: string) {
   const { reply } = up;
   const partBytes = ctx.settings.parts.partBytes;
   const answer = (refusal: () => void) => refuse(up, partBytes + REFUSED_PART_SLACK, refusal);
@@ -234,6 +260,13 @@ export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: strin
         400,
       ),
     );
+  // An abort or the sweeper's expiry cuts this part rather than wait for its client.
+  const arrived = ctx.uploads.parts.arrivingPart(session.id, (why) =>
+    cutRequest(up.req, up.res, why, {
+      status: 404,
+      message: `This upload was ${why} while the part arrived; nothing of it was kept.`,
+    }),
+  );
   try {
     await ctx.uploads.storage.blobs.putPart(session.blobId, session.handle, session, index, up.body);
   } catch (err) {
@@ -241,9 +274,12 @@ export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: strin
       return answer(() => replyAppError(reply, `Part ${index}: ${err.message} Nothing of it was kept.`, 400));
     if (isStorageError(err, 'not-found')) return answer(() => unknownSession(reply));
     if (isStorageError(err)) return answer(() => replyStorageError(reply, err));
-    // The body broke off (the client went away): that index is simply absent, and no one is left to answer.
+    // The body broke off (the client went away, or it was cut): that index is simply absent, and no one
+    // is left to answer.
     if (up.req.destroyed || !up.req.complete) return;
     throw err;
+  } finally {
+    arrived();
   }
   reply(204, {}, Buffer.alloc(0));
 }

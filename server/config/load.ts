@@ -152,7 +152,7 @@ const TIMEOUT_KEYS = [
   'shutdownGraceSeconds',
 ] as const;
 
-const PARTS_KEYS = ['partSizeMiB', 'sessionMinutes', 'sessionsPerAddress'] as const;
+const PARTS_KEYS = ['partSizeMiB', 'sessionMinutes', 'sessionsPerAddress', 'partDeadlineSeconds'] as const;
 
 const S3_KEYS = ['endpoint', 'region', 'partSizeMiB', 'partsInFlight', 'timeoutSeconds'] as const;
 
@@ -315,6 +315,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
         Math.max(1, count(p.sessionMinutes, 'parts.sessionMinutes', 10080)) * 60_000;
     if (p.sessionsPerAddress !== undefined)
       s.parts.sessionsPerAddress = count(p.sessionsPerAddress, 'parts.sessionsPerAddress');
+    if (p.partDeadlineSeconds !== undefined)
+      s.parts.partDeadlineMs = count(p.partDeadlineSeconds, 'parts.partDeadlineSeconds', 86400) * 1000;
   }
   const log = pick('ACCESS_LOG', 'accessLog');
   if (log) {

@@ -37,6 +37,11 @@ export interface PartsSettings {
   sessionLifetimeMs: number;
   /** Sessions one client address may have open at once; one more Start gets 429 (0 = no limit). */
   sessionsPerAddress: number;
+  /**
+   * A part not received whole this long after its request began is cut (408), however steadily its client
+   * sends (0 = no deadline): the slow-client rule alone lets a 16 MiB part take about 17 hours.
+   */
+  partDeadlineMs: number;
 }
 
 export const MIB = 1024 * 1024;
@@ -114,7 +119,12 @@ export function defaultSettings(dataDir: string): ServerSettings {
       keepAliveMs: 30_000,
       shutdownGraceMs: 30_000,
     },
-    parts: { partBytes: 16 * MIB, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
+    parts: {
+      partBytes: 16 * MIB,
+      sessionLifetimeMs: 3_600_000,
+      sessionsPerAddress: 4,
+      partDeadlineMs: 600_000,
+    },
     accessLog: 'stdout',
   };
 }

@@ -109,7 +109,16 @@ function parseSlots(json: JsonRecord): AddressSlots | null {
 
 export type Opened = { ok: true; session: PartsSession } | { ok: false; why: 'too-many' };
 
+/** Why a session ended before its Done: its client aborted it, or it expired (the sweeper). */
+export type SessionEnd = 'aborted' | 'expired';
+
 export class PartsSessions {
+  /**
+   * Parts arriving at this process, by session id: what cuts each. An abort never waits for a client: it
+   * cuts them first (a part at another instance finds the session gone when it ends, or its deadline cuts it).
+   */
+  private readonly arriving = new Map<string, Set<(why: SessionEnd) => void>>();
+
   constructor(
     private readonly storage: Storage,
     private readonly settings: PartsSettings,
@@ -182,8 +191,23 @@ export class PartsSessions {
     await this.giveSlot(session.address, session.id);
   }
 
-  /** Removes everything the session stored, then the session. */
-  async abort(session: PartsSession): Promise<void> {
+  /** Counts a part of session `id` as arriving here until the returned function is called; `cut` ends it. */
+  arrivingPart(id: string, cut: (why: SessionEnd) => void): () => void {
+    let cuts = this.arriving.get(id);
+    if (!cuts) {
+      cuts = new Set();
+      this.arriving.set(id, cuts);
+    }
+    cuts.add(cut);
+    return () => {
+      cuts.delete(cut);
+      if (cuts.size === 0 && this.arriving.get(id) === cuts) this.arriving.delete(id);
+    };
+  }
+
+  /** Cuts the parts of the session still arriving here, then removes everything it stored, then the session. */
+  async abort(session: PartsSession, why: SessionEnd = 'aborted'): Promise<void> {
+    for (const cut of [...(this.arriving.get(session.id) ?? [])]) cut(why);
     await this.storage.blobs.abortParts(session.blobId, session.handle);
     await this.end(session);
   }
@@ -240,7 +264,7 @@ export class PartsSessions {
     const session = key.startsWith(SESSION_PREFIX) ? parseSession(stored.value) : null;
     if (session) {
       if (now < session.expiresAt) return 'live';
-      await this.abort(session);
+      await this.abort(session, 'expired');
       return 'expired';
     }
     const slots = key.startsWith(ADDRESS_PREFIX) ? parseSlots(stored.value) : null;

@@ -87,18 +87,25 @@ describe('settings', () => {
 });
 
 describe('uploads in parts settings', () => {
-  it('default to 16 MiB parts, an hour, 4 sessions per address, and take the file\'s "parts"', async () => {
+  it('default to 16 MiB parts, an hour, 4 sessions per address, 10 minutes a part, and take the file\'s "parts"', async () => {
     expect(loadSettings({ DATA_DIR: dir }, '/work').parts).toEqual({
       partBytes: 16 * 1024 * 1024,
       sessionLifetimeMs: 3_600_000,
       sessionsPerAddress: 4,
+      partDeadlineMs: 600_000,
     });
-    const s = await withConfig({ parts: { partSizeMiB: 5, sessionMinutes: 90, sessionsPerAddress: 0 } });
+    const s = await withConfig({
+      parts: { partSizeMiB: 5, sessionMinutes: 90, sessionsPerAddress: 0, partDeadlineSeconds: 120 },
+    });
     expect(s.parts).toEqual({
       partBytes: 5 * 1024 * 1024,
       sessionLifetimeMs: 90 * 60_000,
       sessionsPerAddress: 0,
+      partDeadlineMs: 120_000,
     });
+    await expect(withConfig({ parts: { partDeadlineSeconds: -1 } })).rejects.toThrow(
+      /parts\.partDeadlineSeconds must be a whole number from 0 to 86400/,
+    );
   });
 
   it('refuse parts smaller than S3 takes, and unknown keys', async () => {
