@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { Accounts } from './accounts/accounts';
+import { LoginGuard } from './accounts/login-guard';
 import type { ApiContext } from './api/context';
 import type { Links } from './api/upload';
 import { createApp, type Seams } from './app';
@@ -66,7 +67,11 @@ export async function startServer(
   // Before anything is opened: settings written in code have not been through the config file's checks.
   checkPartBytes(settings.parts.partBytes);
   const now = options.now ?? Date.now;
-  const accounts = new Accounts(settings.accounts, settings.accountsFile);
+  const accounts = new Accounts(
+    settings.accounts,
+    settings.accountsFile,
+    new LoginGuard(settings.limits, now),
+  );
   await accounts.init();
   const proxies = settings.trustedProxies.length > 0 ? proxyList(settings.trustedProxies) : null;
   const tls =

@@ -59,7 +59,7 @@ async function refuse(up: PartsRequest, cap: number, answer: () => void): Promis
 
 export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promise<void> {
   const { req, reply } = up;
-  const who = await whoUploads(ctx, up.variant, req);
+  const who = await whoUploads(ctx, up.variant, req, up.address);
   if (!who.ok) return refuse(up, START_FORM_LIMIT, () => who.answer(reply));
   const { username } = who;
 
@@ -187,7 +187,7 @@ async function sessionFor(
     return null;
   }
   if (found.value.username !== undefined) {
-    const who = await whoUploads(ctx, up.variant, up.req);
+    const who = await whoUploads(ctx, up.variant, up.req, up.address);
     if (!who.ok || who.username !== found.value.username) {
       await answer(() =>
         unauthorized(

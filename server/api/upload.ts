@@ -67,15 +67,27 @@ export type Uploader =
   | { ok: true; username: string | undefined }
   | { ok: false; answer: (reply: Reply) => void };
 
-/** The current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are required. */
-export async function whoUploads(ctx: ApiContext, variant: Variant, req: IncomingMessage): Promise<Uploader> {
+/**
+ * The current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are
+ * required. `address` is the client's: failed logins are counted per address and per username.
+ */
+export async function whoUploads(
+  ctx: ApiContext,
+  variant: Variant,
+  req: IncomingMessage,
+  address: string,
+): Promise<Uploader> {
   if (variant === 'current') {
     const credentials = parseBasicAuth(req.headers.authorization);
     if (credentials.kind === 'bad') return { ok: false, answer: (reply) => unauthorized(reply) };
     if (credentials.kind === 'credentials') {
-      const verified = await ctx.accounts.verify(credentials.username, credentials.token);
-      if (verified === null) return { ok: false, answer: (reply) => unauthorized(reply) };
-      return { ok: true, username: verified };
+      const verified = await ctx.accounts.verify(credentials.username, credentials.token, address);
+      if (verified.ok) return { ok: true, username: verified.username };
+      if (verified.why === 'limited') {
+        const { message, retryAfterMs } = verified.refusal;
+        return { ok: false, answer: (reply) => replyTooMany(reply, message, retryAfterMs) };
+      }
+      return { ok: false, answer: (reply) => unauthorized(reply) };
     }
     if (ctx.settings.requireAccount)
       return {
@@ -127,7 +139,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     answer();
   };
 
-  const who = await whoUploads(ctx, up.variant, req);
+  const who = await whoUploads(ctx, up.variant, req, up.address);
   if (!who.ok) return refuse(() => who.answer(reply));
   const { username } = who;
 

@@ -142,6 +142,9 @@ const LIMIT_KEYS = [
   'uploadsPerHourPerAccount',
   'uploadBytesPerDayPerAddress',
   'uploadBytesPerDayPerAccount',
+  'failedLoginsPerMinutePerAddress',
+  'failedLoginsPerMinutePerUsername',
+  'scryptConcurrency',
 ] as const;
 const EXPIRY_KEYS = ['maxAgeDays', 'sweepIntervalSeconds'] as const;
 const TIMEOUT_KEYS = [

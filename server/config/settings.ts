@@ -12,9 +12,14 @@ export interface ServerLimits {
   /** Uploads per hour (0 = no limit). */
   uploadsPerHourPerAddress: number;
   uploadsPerHourPerAccount: number;
-  /** Upload bytes per day (0 = no limit). */
+  /** Upload bytes per day (0 = no limit), kept in the store: shared by every instance on it. */
   uploadBytesPerDayPerAddress: number;
   uploadBytesPerDayPerAccount: number;
+  /** Failed logins (wrong Basic credentials) per minute, counted before any hashing (0 = no limit). */
+  failedLoginsPerMinutePerAddress: number;
+  failedLoginsPerMinutePerUsername: number;
+  /** Token checks (scrypt, on libuv's thread pool, which the disk needs too) at once (0 = no bound). */
+  scryptConcurrency: number;
 }
 
 export interface ServerTimeouts {
@@ -108,6 +113,9 @@ export function defaultSettings(dataDir: string): ServerSettings {
       uploadsPerHourPerAccount: 0,
       uploadBytesPerDayPerAddress: 50 * GIB,
       uploadBytesPerDayPerAccount: 0,
+      failedLoginsPerMinutePerAddress: 10,
+      failedLoginsPerMinutePerUsername: 30,
+      scryptConcurrency: 1,
     },
     maxAgeMs: 0,
     sweepIntervalMs: 60_000,
@@ -136,4 +144,7 @@ export const NO_LIMITS: ServerLimits = {
   uploadsPerHourPerAccount: 0,
   uploadBytesPerDayPerAddress: 0,
   uploadBytesPerDayPerAccount: 0,
+  failedLoginsPerMinutePerAddress: 0,
+  failedLoginsPerMinutePerUsername: 0,
+  scryptConcurrency: 0,
 };
