@@ -125,7 +125,13 @@ export async function startServer(
   let closeConnections: () => void;
   let closeIdle: () => void = () => {};
   if (tls) {
-    ({ server, closeConnections } = createTlsServer(tls, tls.http2, timeouts, onRequest));
+    ({ server, closeConnections } = createTlsServer(
+      tls,
+      tls.http2,
+      timeouts,
+      settings.maxConcurrentStreams,
+      onRequest,
+    ));
   } else {
     const plain = createServer(
       {

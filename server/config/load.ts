@@ -330,7 +330,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env, cwd = process
   const fileTls = file.tls;
   if (fileTls !== undefined && !isObject(fileTls))
     throw new ConfigError('"tls" in the config file must be an object.');
-  if (fileTls) onlyKeys(fileTls, ['certFile', 'keyFile', 'http2'], '"tls" in the config file');
+  if (fileTls)
+    onlyKeys(fileTls, ['certFile', 'keyFile', 'http2', 'maxConcurrentStreams'], '"tls" in the config file');
+  if (fileTls?.maxConcurrentStreams !== undefined) {
+    s.maxConcurrentStreams = count(fileTls.maxConcurrentStreams, 'tls.maxConcurrentStreams', 2 ** 31 - 1);
+    if (s.maxConcurrentStreams === 0)
+      throw new ConfigError('tls.maxConcurrentStreams must be at least 1 (a connection needs one stream).');
+  }
   const cert = env.TLS_CERT
     ? resolve(cwd, env.TLS_CERT)
     : fileTls?.certFile !== undefined

@@ -86,6 +86,8 @@ export interface ServerSettings {
   accessLog: string;
   /** Certificate and key PEM files: the server speaks HTTPS itself (HTTP/2 and HTTP/1.1 unless http2 is false). */
   tls?: { certFile: string; keyFile: string; http2: boolean };
+  /** HTTP/2 streams one connection may have open at once, when the server speaks HTTPS itself. */
+  maxConcurrentStreams: number;
 }
 
 export const GIB = 1024 ** 3;
@@ -134,6 +136,7 @@ export function defaultSettings(dataDir: string): ServerSettings {
       partDeadlineMs: 600_000,
     },
     accessLog: 'stdout',
+    maxConcurrentStreams: 100,
   };
 }
 

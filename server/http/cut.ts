@@ -4,6 +4,7 @@
 // the access log says why.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants, type Http2ServerRequest } from 'node:http2';
 import { directReply, replyAppError } from './responses';
 
 /** Why the server cut a request, as the access log names it. */
@@ -24,9 +25,16 @@ export function cutRequest(
     replyAppError(directReply(res), answer.message, answer.status);
   }
   // The request too: once answered, Node no longer ends it when its socket goes, and its reader (a part
-  // being stored) would wait for the rest of the body forever. On HTTP/2 `socket.destroy()` resets the stream.
-  req.destroy();
-  req.socket?.destroy();
+  // being stored) would wait for the rest of the body forever.
+  if (req.httpVersionMajor === 2) {
+    // RST_STREAM (CANCEL) after the answer: destroying the stream alone once it was answered leaves the
+    // client's side open, still sending. The connection's other streams go on.
+    (req as unknown as Http2ServerRequest).stream.close(constants.NGHTTP2_CANCEL);
+    req.destroy();
+  } else {
+    req.destroy();
+    req.socket?.destroy();
+  }
 }
 
 /** Why the server cut `req`, if it did. */

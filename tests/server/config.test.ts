@@ -77,12 +77,40 @@ describe('settings', () => {
       [{ accounts: [{ username: 'a', tokenHash: 'sha256:abc' }] }, {}, /must look like scrypt/],
       [{ tls: { certFile: 'c.pem' } }, {}, /needs both a certificate file and a key file/],
       [{ uploadUrl: 'https://u.example.org' }, {}, /need publicUrl/],
+      [{ tls: { maxConcurrentStreams: 0 } }, {}, /tls\.maxConcurrentStreams must be at least 1/],
+      [{ limits: { scryptConcurrency: 'two' } }, {}, /limits\.scryptConcurrency must be a whole number/],
     ];
     for (const [config, env, message] of cases) {
       await expect(withConfig(config, env), JSON.stringify(config)).rejects.toThrow(message);
       await expect(withConfig(config, env)).rejects.toBeInstanceOf(ConfigError);
     }
     expect(() => loadSettings({ CONFIG: join(dir, 'absent.json') })).toThrow(/cannot be read/);
+  });
+});
+
+describe('hardening settings (issue 31)', () => {
+  it('default to 10 and 30 failed logins a minute, one token check at once, 100 streams, and take the file', async () => {
+    const defaults = loadSettings({ DATA_DIR: dir }, '/work');
+    expect(defaults.limits).toMatchObject({
+      failedLoginsPerMinutePerAddress: 10,
+      failedLoginsPerMinutePerUsername: 30,
+      scryptConcurrency: 1,
+    });
+    expect(defaults.maxConcurrentStreams).toBe(100);
+    const s = await withConfig({
+      limits: {
+        failedLoginsPerMinutePerAddress: 3,
+        failedLoginsPerMinutePerUsername: 0,
+        scryptConcurrency: 2,
+      },
+      tls: { certFile: 'c.pem', keyFile: 'k.pem', maxConcurrentStreams: 16 },
+    });
+    expect(s.limits).toMatchObject({
+      failedLoginsPerMinutePerAddress: 3,
+      failedLoginsPerMinutePerUsername: 0,
+      scryptConcurrency: 2,
+    });
+    expect(s.maxConcurrentStreams).toBe(16);
   });
 });
 
