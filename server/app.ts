@@ -34,6 +34,7 @@ import { watchSlowClient } from './http/slow-clients';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
+import type { NoRoom } from './storage/room';
 import type { Variant } from './uploads/record';
 
 /** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
@@ -75,6 +76,8 @@ export interface AppDeps {
   stopping: () => boolean;
   /** Whether the store answers (health). */
   checkStorage: () => Promise<void>;
+  /** Since when and why the store has had no room for uploads, or null (health). */
+  storageFull: () => NoRoom | null;
 }
 
 export interface App {
@@ -181,10 +184,21 @@ export function createApp(deps: AppDeps): App {
       return replyJson(reply, 503, { status: 'stopping' }, { 'Cache-Control': 'no-store' });
     try {
       await deps.checkStorage();
-      replyJson(reply, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
     } catch {
-      replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
+      return replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
     }
+    const full = deps.storageFull();
+    if (full)
+      return replyJson(
+        reply,
+        503,
+        {
+          status: 'storage full',
+          message: `Since ${new Date(full.since).toISOString()} uploads that do not fit are refused (507): ${full.message} Downloads go on.`,
+        },
+        { 'Cache-Control': 'no-store' },
+      );
+    replyJson(reply, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
   }
 
   /** Refuses a request (429, 413, 503) without reading more of its body than needed. */

@@ -21,6 +21,7 @@ import { ByteQuotas } from './limits/byte-quotas';
 import { Limits } from './limits/limits';
 import { describeRoute, route } from './router';
 import { openDiskStorage } from './storage/disk';
+import { StorageRoom, watchRoom } from './storage/room';
 import { openS3Storage } from './storage/s3';
 import type { Storage } from './storage/types';
 import { type Sweeper, type SweepReport, startSweeper } from './uploads/sweeper';
@@ -86,6 +87,9 @@ export async function startServer(
 
   // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
   const storage = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
+  // A write refused for lack of room is logged and shown in health until one fits again.
+  const room = new StorageRoom();
+  watchRoom(storage, room);
   const uploads = new Uploads(storage, now, settings.parts);
   const ctx: ApiContext = {
     settings,
@@ -104,6 +108,7 @@ export async function startServer(
     seams: options.seams,
     stopping: () => stopping,
     checkStorage: () => storage.check(),
+    storageFull: () => room.full,
   });
 
   // Each request in progress, by what names it in a log line.

@@ -358,7 +358,11 @@ export interface Speculation {
   iv: string;
 }
 
-/** Stores the bytes of `blobId` re-encrypted from `from` (or plain) to `to` (or plain) as a new blob. */
+/**
+ * The bytes of `blobId` re-encrypted from `from` (or plain) to `to` (or plain): in place where the store
+ * can (disk: no room for a second copy is needed, so an upload fits whenever its size does), else as a new
+ * blob. Resolves with the blob that holds them.
+ */
 async function recipher(
   ctx: ApiContext,
   blobId: string,
@@ -368,6 +372,10 @@ async function recipher(
   const { blobs } = ctx.uploads.storage;
   const undo: Transform = from ? ctrTransform(from.key, from.iv) : new PassThrough();
   const redo: Transform = to ? ctrTransform(to.key, to.iv) : new PassThrough();
+  if (blobs.rewrite) {
+    await blobs.rewrite(blobId, [undo, redo]);
+    return blobId;
+  }
   const next = ctx.uploads.newBlobId();
   const source = await blobs.get(blobId);
   const converted = new PassThrough();
@@ -375,10 +383,11 @@ async function recipher(
     pipeline(source, undo, redo, converted),
     blobs.put(next, converted),
   ]);
-  const failed = outcomes.find((o) => o.status === 'rejected');
-  if (failed) {
+  const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+  if (failures.length > 0) {
     await blobs.delete(next);
-    throw failed.reason;
+    // The store's own failure (full, unavailable) says what to answer; the pipe's is only its echo.
+    throw failures.find((err) => isStorageError(err)) ?? failures[0];
   }
   await blobs.delete(blobId);
   return next;

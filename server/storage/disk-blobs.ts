@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { diskError, fsCode } from './disk-errors';
 import { DiskParts } from './disk-parts';
@@ -17,6 +17,21 @@ const WRITE_QUEUE_BYTES = 4 * 1024 * 1024;
 
 function checkId(id: string): void {
   if (!ID.test(id)) throw new Error(`Invalid blob id: ${JSON.stringify(id)}`);
+}
+
+/** Writes all of `chunk` at `position` (a write may take fewer bytes than it was given). */
+async function writeWhole(
+  file: Awaited<ReturnType<typeof open>>,
+  chunk: Buffer,
+  position: number,
+): Promise<void> {
+  let done = 0;
+  while (done < chunk.length) {
+    const { bytesWritten } = await file.write(chunk, done, chunk.length - done, position + done);
+    if (bytesWritten === 0)
+      throw Object.assign(new Error('The disk took no more bytes.'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
 }
 
 /** fsyncs a directory, so a rename or unlink in it survives a power cut. */
@@ -90,6 +105,37 @@ export class DiskBlobs implements BlobStore {
     }
     // Opened before returning: a deletion from now on no longer affects this read.
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async rewrite(id: string, transforms: Transform[]): Promise<void> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.pathOf(id), 'r+');
+    } catch (err) {
+      if (fsCode(err) === 'ENOENT') throw new StorageError('not-found', 'No stored bytes to rewrite.');
+      throw diskError(err, 'rewriting an upload');
+    }
+    const file = handle;
+    try {
+      // The transforms keep the length and hand on bytes only after reading them: every write lands at
+      // or behind the read position, on bytes already read.
+      let at = 0;
+      const writeBack = new Writable({
+        highWaterMark: WRITE_QUEUE_BYTES,
+        write(chunk: Buffer, _encoding, done) {
+          const position = at;
+          at += chunk.length;
+          writeWhole(file, chunk, position).then(() => done(), done);
+        },
+      });
+      await pipeline([file.createReadStream({ autoClose: false, start: 0 }), ...transforms, writeBack]);
+      await file.sync();
+    } catch (err) {
+      if (fsCode(err) !== undefined) throw diskError(err, 'rewriting an upload');
+      throw err;
+    } finally {
+      await file.close();
+    }
   }
 
   async delete(id: string): Promise<void> {

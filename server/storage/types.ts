@@ -38,7 +38,7 @@
  *   the server answers: `full` (507), `unavailable` (503). Callers never see a raw fs or SDK error.
  */
 
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import type { StorageError } from './errors';
 
 /** Bytes `start` to `end`, both included, as in an HTTP Range header. */
@@ -66,6 +66,12 @@ export interface BlobStore {
   get(id: string, range?: ByteRange): Promise<Readable>;
   /** Removes the blob; an absent blob is not an error. */
   delete(id: string): Promise<void>;
+  /**
+   * Passes the bytes of blob `id` through `transforms` (which keep their length: a cipher) and writes them
+   * back in place, needing no room for a second copy. Only for a blob no record refers to yet: a crash
+   * halfway leaves it half rewritten, and the orphan sweep removes it. Stores without it copy instead.
+   */
+  rewrite?(id: string, transforms: Transform[]): Promise<void>;
   /** Every visible blob (never one still being written), in no particular order. */
   list(): AsyncIterable<BlobInfo>;
   /**
