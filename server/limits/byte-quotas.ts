@@ -118,17 +118,29 @@ export class ByteQuotas {
   async check(address: string, username: string | undefined, atLeast: number): Promise<Admission> {
     const now = this.now();
     for (const quota of this.quotasOf(address, username)) {
-      const stored = await this.records.read(quota.key);
-      const buckets = liveBuckets(stored && parseQuota(stored.value), now);
-      const used = buckets.reduce((sum, [, b]) => sum + b, 0);
-      if (used + atLeast > quota.limit)
-        return this.refusal(
-          quota,
-          Math.max(0, quota.limit - used),
-          waitFor(buckets, atLeast, quota.limit, now),
-        );
+      const refused = this.overIf(quota, await this.state(quota), atLeast, now);
+      if (refused) return refused;
     }
     return { ok: true };
+  }
+
+  /** The quota's record as stored now, and its reservations still inside the day. */
+  private async state(quota: Quota) {
+    const now = this.now();
+    const stored = await this.records.read(quota.key);
+    const buckets = liveBuckets(stored && parseQuota(stored.value), now);
+    return { stored, buckets, used: buckets.reduce((sum, [, b]) => sum + b, 0) };
+  }
+
+  /** The refusal when `bytes` more would pass the quota, else null. */
+  private overIf(
+    quota: Quota,
+    { buckets, used }: { buckets: [number, number][]; used: number },
+    bytes: number,
+    now: number,
+  ): (Admission & { ok: false }) | null {
+    if (used + bytes <= quota.limit) return null;
+    return this.refusal(quota, Math.max(0, quota.limit - used), waitFor(buckets, bytes, quota.limit, now));
   }
 
   /** Reserves `bytes` against every quota of this upload, all or none (compare-and-swap on each record). */
@@ -166,15 +178,10 @@ export class ByteQuotas {
   ): Promise<{ ok: true; taken: Reservation['taken'][number] } | (Admission & { ok: false })> {
     for (let i = 0; i < CAS_TRIES; i++) {
       const now = this.now();
-      const stored = await this.records.read(quota.key);
-      const buckets = liveBuckets(stored && parseQuota(stored.value), now);
-      const used = buckets.reduce((sum, [, b]) => sum + b, 0);
-      if (used + bytes > quota.limit)
-        return this.refusal(
-          quota,
-          Math.max(0, quota.limit - used),
-          waitFor(buckets, bytes, quota.limit, now),
-        );
+      const state = await this.state(quota);
+      const refused = this.overIf(quota, state, bytes, now);
+      if (refused) return refused;
+      const { stored, buckets } = state;
       const bucket = String(Math.floor(now / BUCKET_MS) * BUCKET_MS);
       const kept = Object.fromEntries(buckets.map(([start, b]) => [String(start), b]));
       const next: QuotaRecord = {

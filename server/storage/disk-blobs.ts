@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { diskError, fsCode } from './disk-errors';
-import { DiskParts } from './disk-parts';
+import { DiskParts, writeAll } from './disk-parts';
 import { StorageError } from './errors';
 import type { BlobInfo, BlobStore, ByteRange, PartsLayout, PutOptions } from './types';
 
@@ -17,21 +17,6 @@ const WRITE_QUEUE_BYTES = 4 * 1024 * 1024;
 
 function checkId(id: string): void {
   if (!ID.test(id)) throw new Error(`Invalid blob id: ${JSON.stringify(id)}`);
-}
-
-/** Writes all of `chunk` at `position` (a write may take fewer bytes than it was given). */
-async function writeWhole(
-  file: Awaited<ReturnType<typeof open>>,
-  chunk: Buffer,
-  position: number,
-): Promise<void> {
-  let done = 0;
-  while (done < chunk.length) {
-    const { bytesWritten } = await file.write(chunk, done, chunk.length - done, position + done);
-    if (bytesWritten === 0)
-      throw Object.assign(new Error('The disk took no more bytes.'), { code: 'ENOSPC' });
-    done += bytesWritten;
-  }
 }
 
 /** fsyncs a directory, so a rename or unlink in it survives a power cut. */
@@ -125,7 +110,7 @@ export class DiskBlobs implements BlobStore {
         write(chunk: Buffer, _encoding, done) {
           const position = at;
           at += chunk.length;
-          writeWhole(file, chunk, position).then(() => done(), done);
+          writeAll(file, [chunk], position).then(() => done(), done);
         },
       });
       await pipeline([file.createReadStream({ autoClose: false, start: 0 }), ...transforms, writeBack]);

@@ -29,7 +29,7 @@ interface Live {
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Writes `buffers` at `at`, all of them: a short write (a disk filling up) goes on until the disk says why. */
-async function writeAll(file: FileHandle, buffers: Buffer[], at: number): Promise<void> {
+export async function writeAll(file: FileHandle, buffers: Buffer[], at: number): Promise<void> {
   const total = buffers.reduce((sum, b) => sum + b.length, 0);
   const first = (await file.writev(buffers, at)).bytesWritten;
   if (first === total) return;

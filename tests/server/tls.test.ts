@@ -227,30 +227,38 @@ describe('bodies cut off mid-way', () => {
   });
 });
 
+/**
+ * Keeps an HTTP/2 connection from ever being idle (a request every 200 ms on another stream), as an attacker
+ * would: the connection's own idle timeout then never fires (PINGs alone do not count). Returns the timer.
+ */
+function keepBusy(session: ClientHttp2Session): NodeJS.Timeout {
+  return setInterval(() => {
+    if (session.closed || session.destroyed) return;
+    const ask = session.request({ ':path': '/_hushdrop/health' });
+    ask.on('error', () => {});
+    ask.resume();
+  }, 200);
+}
+
+/** Slow clients cut after one second of moving fewer than 8 KiB. */
+const QUICK_CUT = {
+  timeouts: {
+    headersMs: 20_000,
+    slowClientMs: 1000,
+    slowClientMinBytes: 8192,
+    keepAliveMs: 30_000,
+    shutdownGraceMs: 30_000,
+  },
+};
+
 describe('HTTP/2 streams, each on its own (issue 31)', () => {
   const PART = MIN_PART_BYTES;
   const PARTS = '/api/v1/Upload/Parts';
 
   it('one stalled stream of a part, on a connection kept busy, is cut on its own: its write is not held, Done finds it missing', async () => {
-    const t = await start(true, {
-      timeouts: {
-        headersMs: 20_000,
-        slowClientMs: 1000,
-        slowClientMinBytes: 8192,
-        keepAliveMs: 30_000,
-        shutdownGraceMs: 30_000,
-      },
-      parts: { partBytes: PART },
-    });
+    const t = await start(true, { ...QUICK_CUT, parts: { partBytes: PART } });
     const session = h2Session(t);
-    // The client keeps its connection from ever being idle (a request every 200 ms on another stream), as
-    // an attacker would; the connection's own idle timeout then never fires. (PINGs alone do not count.)
-    const busy = setInterval(() => {
-      if (session.closed || session.destroyed) return;
-      const ask = session.request({ ':path': '/_hushdrop/health' });
-      ask.on('error', () => {});
-      ask.resume();
-    }, 200);
+    const busy = keepBusy(session);
     try {
       const startForm = await encoded(
         form({ encrypt: 'false', partsTotal: String(2 * PART), fileName: 's.bin' }),
@@ -291,23 +299,10 @@ describe('HTTP/2 streams, each on its own (issue 31)', () => {
   });
 
   it('one stream whose client stops reading a download, on a connection kept busy, is cut on its own', async () => {
-    const t = await start(true, {
-      timeouts: {
-        headersMs: 20_000,
-        slowClientMs: 1000,
-        slowClientMinBytes: 8192,
-        keepAliveMs: 30_000,
-        shutdownGraceMs: 30_000,
-      },
-    });
+    const t = await start(true, QUICK_CUT);
     const size = 8 * MIB;
     const session = h2Session(t);
-    const busy = setInterval(() => {
-      if (session.closed || session.destroyed) return;
-      const ask = session.request({ ':path': '/_hushdrop/health' });
-      ask.on('error', () => {});
-      ask.resume();
-    }, 200);
+    const busy = keepBusy(session);
     try {
       const { body, type } = await uploadForm(randomBytesOf(size, 13));
       const made = await h2Post(session, UPLOAD, body, type);
