@@ -145,6 +145,7 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async create(key: string, value: JsonRecord): Promise<boolean> {
+    checkKey(key);
     const what = 'storing an upload record';
     const stored: Stored = { write: this.newWrite(), value };
     if (await this.writeIf(key, stored, { ifNoneMatch: '*' }, what)) return true;
