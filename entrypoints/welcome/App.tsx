@@ -55,7 +55,8 @@ export function App() {
   const [ready, setReady] = useState(false);
   /** The server uploads already go to, tested (npm start sets one up; so may an earlier install). */
   const [already, setAlready] = useState<Profile>();
-  const [another, setAnother] = useState(false);
+  /** The person sets a server up on this page: the form stays, whatever the settings say meanwhile. */
+  const [settingUp, setSettingUp] = useState(false);
 
   useEffect(() => {
     const show = (s: Awaited<ReturnType<typeof loadSettings>>) =>
@@ -74,6 +75,8 @@ export function App() {
     const typed = address.trim();
     const origin = typedOrigin(typed);
     if (!origin) return fail(t('welcomeNotAddress', typed));
+    // Saving below makes a tested server exist: the form must not give way to the "set up already" card.
+    setSettingUp(true);
     const byHand = variant === 'current' ? [current.apiUrl, current.uploadUrl] : [];
     // Asked before any await: browsers show the prompt only while the click is being handled.
     const allowed = requestOrigins(patternsFor([typed, ...byHand])).catch(() => false);
@@ -128,7 +131,7 @@ export function App() {
   }
 
   const showAccount = needsAccount || variant === 'current';
-  if (already && !another && !ready)
+  if (already && !settingUp)
     return (
       <main>
         <h1>{t('welcomeTitle')}</h1>
@@ -141,7 +144,7 @@ export function App() {
             <a id="upload-now" class="button" href="/upload.html">
               {t('welcomeUploadNow')}
             </a>
-            <button id="other-server" type="button" class="secondary" onClick={() => setAnother(true)}>
+            <button id="other-server" type="button" class="secondary" onClick={() => setSettingUp(true)}>
               {t('welcomeOtherServer')}
             </button>
           </div>

@@ -68,8 +68,16 @@ forEachBrowser({ keepWelcome: true }, (d) => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
       await page.fill('#address', ref.server.baseUrl);
       const earlier = await page.text('#welcome-status');
+      // Saving makes a tested server exist; the page being used must not swap its form for the
+      // "set up already" card meanwhile (it did, for a render, and the status node went stale).
+      await page.evaluate(() => {
+        new MutationObserver(() => {
+          if (document.getElementById('set-up-already')) document.body.dataset.cardShown = 'yes';
+        }).observe(document.body, { childList: true, subtree: true });
+      });
       await page.click('#connect');
       const ready = await readyOrFailed(page, earlier);
+      expect(await page.evaluate(() => document.body.dataset.cardShown ?? 'no')).toBe('no');
       expect(ready).toContain(ref.server.baseUrl);
       expect(await page.text('#found')).toMatch(/Found a Hushdrop server\. Uploads use its API: Current/);
       await screenshotAndAxe(page, 'welcome-ready');
