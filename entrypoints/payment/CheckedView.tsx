@@ -110,6 +110,7 @@ const KIND_NAME = {
   bolt11: 'payKindBolt11',
   lnurl: 'payKindLnurl',
   bip70: 'payKindBip70',
+  bip353: 'payKindBip353',
 } as const;
 
 function amountText(checked: CheckedRequest): string {

@@ -10,7 +10,7 @@ import type { PaymentRequestEvaluation } from './verify';
  * One model for a payment request, whatever it came as: a `bitcoin:` URI (BIP 21/321), a
  * Lightning invoice (BOLT 11), an LNURL-pay link or Lightning Address, or a BIP70 request. The
  * payment page, the history and the command-line check all show this; the kind-specific part
- * (`bip21`, `bolt11`, `lnurl`, `bip70`) holds everything else the source said.
+ * (`bip21`, `bolt11`, `lnurl`, `bip70`, `bip353`) holds everything else the source said.
  *
  * Verdicts, the same for every kind: "verified" — a signature was checked and covers what would
  * be paid (a BIP70 certificate chain; a BOLT 11 invoice's node signature, against `n` when
@@ -18,7 +18,7 @@ import type { PaymentRequestEvaluation } from './verify';
  * the reasons. A node's signature proves which Lightning node asks, never which shop.
  */
 
-export type RequestKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+export type RequestKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | 'bip353';
 
 /** An exact amount in the unit the request uses. */
 export interface Amount {
@@ -30,7 +30,9 @@ export type Signer =
   /** A Lightning node; `named`: the invoice named it (n) and the signature was verified against it. */
   | { kind: 'node'; nodeKey: string; named: boolean }
   /** A BIP70 merchant certificate that chains to a trusted root. */
-  | { kind: 'certificate'; name: string; issuer: string; trustAnchor: string; organization?: string };
+  | { kind: 'certificate'; name: string; issuer: string; trustAnchor: string; organization?: string }
+  /** A BIP 353 name whose TXT record a DNSSEC chain signs, `zones` from the root down. */
+  | { kind: 'dnssec'; name: string; zones: string[] };
 
 /** How the request goes to a wallet: the link (also as QR code), and what to copy. */
 export interface WalletHandOff {
@@ -60,6 +62,29 @@ export interface LnurlDetails {
   params?: LnurlPayParams;
 }
 
+/** A BIP 353 name (bip353/): what was looked up, and what its DNSSEC chain vouched for. */
+export interface Bip353Details {
+  /** `₿user@domain`. */
+  name: string;
+  /** How the records came: a DNSSEC proof handed over, or asked of a DNS-over-HTTPS resolver. */
+  via: 'proof' | 'resolver';
+  /** The resolver's address, when one was asked. */
+  resolver?: string;
+  /** The TXT record's bitcoin: URI, read as any URI is. Absent when the name did not hold. */
+  payment?: CheckedRequest;
+  uri?: string;
+  /** The zones whose signatures were checked, root first. */
+  zones?: string[];
+  /** The name asked, then each name a CNAME or DNAME led to. */
+  path?: string[];
+  /** The earliest expiry of a signature used, in seconds since 1970. */
+  signaturesUntil?: bigint;
+  /** The lowest TTL in the chain, in seconds: how long BIP 353 lets the answer be kept. */
+  ttl?: number;
+  /** The record, or an alias on the way, came from a wildcard. */
+  wildcard?: boolean;
+}
+
 export interface CheckedRequest {
   kind: RequestKind;
   verdict: Verdict;
@@ -85,6 +110,7 @@ export interface CheckedRequest {
   bolt11?: Bolt11Invoice;
   lnurl?: LnurlDetails;
   bip70?: PaymentRequestEvaluation;
+  bip353?: Bip353Details;
 }
 
 /** A network as people call it. */

@@ -11,7 +11,7 @@ interface HushdropDB extends DBSchema {
 export interface PaymentEntry {
   id: string;
   /** Absent means "bip70" (entries from before other kinds were read). */
-  kind?: 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+  kind?: 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | 'bip353';
   /** Where a BIP70 request was fetched from. */
   requestUrl?: string;
   /** The request as text, for the other kinds (to open it again). */
