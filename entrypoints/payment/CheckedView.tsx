@@ -7,6 +7,7 @@ import { chainName } from '../../lib/payments/request';
 import { secondsLeft } from '../../lib/payments/timing';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
+import { AnsweredBy, NameFacts, NameSigned } from './NameDetails';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
 import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
@@ -63,11 +64,13 @@ function heading(checked: CheckedRequest): string {
   if (checked.kind === 'bolt11') return t('payInvoiceHeading');
   if (checked.kind === 'lnurl')
     return t(checked.bolt11 ? 'payLnurlInvoiceHeading' : 'payLnurlHeading', checked.lnurl!.target.label);
+  if (checked.kind === 'bip353') return t('payNameHeading', checked.bip353!.name);
   return t(checked.verdict === 'verified' ? 'payUriLightningHeading' : 'payPlainHeading');
 }
 
 function unsignedText(checked: CheckedRequest): string {
   if (checked.kind === 'lnurl') return t('payLnurlUnsignedText');
+  if (checked.kind === 'bip353') return t('payNameNotLookedUp', checked.bip353!.name);
   return t(checked.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly');
 }
 
@@ -98,7 +101,9 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
           </p>
         </>
       )}
+      {verdict === 'verified' && signer?.kind === 'dnssec' && <NameSigned signer={signer} />}
       {verdict === 'unsigned' && <p>{unsignedText(checked)}</p>}
+      {checked.lookup && <AnsweredBy lookup={checked.lookup} />}
       {verdict === 'invalid' && <InvalidReasons reasons={checked.reasons} />}
       <Warnings warnings={checked.warnings} />
     </VerdictSection>
@@ -194,7 +199,10 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
           </>
         )}
       </dl>
-      {checked.bip21 && <UriFacts details={checked.bip21} />}
+      {checked.bip353 && <NameFacts details={checked.bip353} />}
+      {(checked.bip21 ?? checked.bip353?.payment?.bip21) && (
+        <UriFacts details={(checked.bip21 ?? checked.bip353?.payment?.bip21)!} />
+      )}
       {checked.lnurl && <LnurlFacts details={checked.lnurl} />}
       {invoice && <InvoiceFields invoice={invoice} />}
     </section>

@@ -1,5 +1,6 @@
 import { t } from '../i18n';
 import { checkBitcoinUriText } from './bip21';
+import { nameNotLookedUp } from './bip353/offline';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { isPaymentError, PaymentError } from './errors';
 import { formatTime, unixSeconds } from './expiry';
@@ -150,6 +151,8 @@ export function checkPaymentText(text: string, now: Date): CheckedRequest {
         if (!isPaymentError(error)) throw error;
         return invalid('lnurl', [error.message]);
       }
+    case 'bip353':
+      return nameNotLookedUp(text);
     case 'bip70':
       return {
         kind: 'bip70',

@@ -3,7 +3,7 @@
  * content script and the background, which must not load the decoders. The decoders judge it.
  */
 
-export type TextKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70';
+export type TextKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | 'bip353';
 
 /** Longest request text Hushdrop takes (a BOLT 11 invoice fits a QR code, 7,089 characters). */
 export const MAX_REQUEST_TEXT = 8_000;
@@ -19,12 +19,18 @@ export function looksLikeLnurl(text: string): boolean {
   return /^lnurl1[0-9a-z]+$/i.test(s) || /^lnurlp:\/\//i.test(s) || /^[^\s@/:]+@[^\s@/]+$/.test(s);
 }
 
+/** A BIP 353 name as written with its ₿ (`₿user@domain`); a plain `user@domain` reads as LNURL's. */
+export function looksLikeBip353(text: string): boolean {
+  return /^₿[^\s@/:]+@[^\s@/]+$/u.test(text.trim());
+}
+
 /** The kind of request text by its form, or undefined for none Hushdrop reads. */
 export function kindOfText(text: string): TextKind | undefined {
   const s = text.trim();
   if (s.length > MAX_REQUEST_TEXT) return undefined;
   if (/^bitcoin:/i.test(s)) return 'bip21';
   if (looksLikeBolt11(s)) return 'bolt11';
+  if (looksLikeBip353(s)) return 'bip353';
   if (looksLikeLnurl(s)) return 'lnurl';
   if (/^https?:\/\//i.test(s)) return 'bip70';
   return undefined;

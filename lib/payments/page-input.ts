@@ -1,4 +1,6 @@
 import { t } from '../i18n';
+import type { Bip353Name } from './bip353/name';
+import { alsoName, type NameSource, nameSource } from './bip353/source';
 import { PaymentError } from './errors';
 import { kindOfText } from './forms';
 import { type LnurlTarget, parseLnurl } from './lnurl';
@@ -10,18 +12,29 @@ import { type BitcoinUri, parseBitcoinUri } from './uri';
  *   request  a BIP70 request to fetch (its web address, or a bitcoin: URI with r=)
  *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice
  *   lnurl    an LNURL-pay link or Lightning Address, looked up only when the person asks
+ *   name     a BIP 353 name `₿user@domain`, looked up only when the person asks (a plain
+ *            `user@domain` is an lnurl source with `name`: asked as a BIP 353 name first)
  * Text of no known form is refused with PaymentError('bad-input') and the sentence to show.
  */
 export type PaymentSource =
   | { kind: 'request'; requestUrl: string; pageUrl?: string; uri?: BitcoinUri }
   | { kind: 'offline'; text: string; pageUrl?: string }
-  | { kind: 'lnurl'; text: string; target: LnurlTarget; pageUrl?: string };
+  | {
+      kind: 'lnurl';
+      text: string;
+      target: LnurlTarget;
+      pageUrl?: string;
+      /** A plain `user@domain` that is also a BIP 353 name, and the resolver to ask it of. */
+      name?: Bip353Name;
+      resolver?: string;
+    }
+  | NameSource;
 
 export type RequestSource = Extract<PaymentSource, { kind: 'request' }>;
 export type OfflineSource = Extract<PaymentSource, { kind: 'offline' }>;
 export type LnurlSource = Extract<PaymentSource, { kind: 'lnurl' }>;
 /** Sources that contact a server, only when the person asks. */
-export type FetchedSource = RequestSource | LnurlSource;
+export type FetchedSource = RequestSource | LnurlSource | NameSource;
 
 const badInput = (message: string) => new PaymentError('bad-input', message);
 
@@ -36,9 +49,13 @@ export function httpUrl(text: string): URL | undefined {
 
 const withPage = (pageUrl: string | undefined) => (pageUrl ? { pageUrl } : {});
 
-/** The server a source contacts first: the BIP70 request, or the LNURL service's terms. */
+/** The server a source contacts first: the BIP70 request, the LNURL service's terms, or the name's resolver. */
 export const serverOf = (source: FetchedSource) =>
-  source.kind === 'request' ? source.requestUrl : source.target.url;
+  source.kind === 'request'
+    ? source.requestUrl
+    : source.kind === 'name'
+      ? (source.resolver ?? '')
+      : source.target.url;
 
 /** Pasted or clicked text: a web address, a bitcoin: URI, an invoice, an LNURL or name@domain. */
 export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
@@ -59,9 +76,13 @@ export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
     }
     case 'bolt11':
       return { kind: 'offline', text: trimmed, ...withPage(pageUrl) };
+    case 'bip353':
+      return nameSource(trimmed, pageUrl);
     case 'lnurl':
       try {
-        return { kind: 'lnurl', text: trimmed, target: parseLnurl(trimmed), ...withPage(pageUrl) };
+        const target = parseLnurl(trimmed);
+        const name = target.form === 'address' && !/^lightning:/i.test(trimmed) ? alsoName(trimmed) : {};
+        return { kind: 'lnurl', text: trimmed, target, ...withPage(pageUrl), ...name };
       } catch {
         return { kind: 'offline', text: trimmed, ...withPage(pageUrl) };
       }

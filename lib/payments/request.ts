@@ -85,6 +85,13 @@ export interface Bip353Details {
   wildcard?: boolean;
 }
 
+/** For a plain `user@domain`: which look-up answered, BIP 353 (asked first) or the Lightning Address. */
+export interface NameLookup {
+  answeredBy: 'bip353' | 'lightning-address';
+  /** Why the BIP 353 name did not answer, as a sentence. */
+  why?: string;
+}
+
 export interface CheckedRequest {
   kind: RequestKind;
   verdict: Verdict;
@@ -111,6 +118,7 @@ export interface CheckedRequest {
   lnurl?: LnurlDetails;
   bip70?: PaymentRequestEvaluation;
   bip353?: Bip353Details;
+  lookup?: NameLookup;
 }
 
 /** A network as people call it. */

@@ -25,11 +25,6 @@ const USER_LABEL = /^[a-z0-9_+-]{1,63}$/;
 /** Labels of the domain: letters, digits, "-", and "_" (the BIP's own test domain has one). */
 const DOMAIN_LABEL = /^[a-z0-9_-]{1,63}$/;
 
-/** Whether text is written as a BIP 353 name (with its ₿), by form alone. */
-export function looksLikeBip353(text: string): boolean {
-  return /^₿[^\s@]+@[^\s@]+$/u.test(text.trim());
-}
-
 /** Reads `₿user@domain` or `user@domain`; throws PaymentError('bad-input') saying what is wrong. */
 export function parseBip353Name(input: string): Bip353Name {
   let text = input.trim();
