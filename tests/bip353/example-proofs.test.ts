@@ -62,7 +62,8 @@ describe('BIP 353 example proofs', () => {
       c.address.toLowerCase(),
     );
     if (c.offer) expect(json.payment.details.presentOnly).toContainEqual({ key: 'lno', value: c.offer });
-    expect(json.zones.slice(0, 2)).toEqual(['.', 'ninja']);
+    expect(json.zones[0]).toBe('.');
+    expect(json.zones).toContain('bitcoin.ninja');
   });
 
   it.each(valid)('$name: refused a year after its date (its signatures expired)', async (c) => {

@@ -49,6 +49,7 @@ import {
   CLASS_IN,
   canonicalNameWire,
   compareBytes,
+  compareNames,
   concat,
   DnsWireError,
   isWithin,
@@ -133,20 +134,22 @@ interface Verified {
   wildcard: boolean;
 }
 
-/** The problem to report when several signatures failed: the most telling one. */
+/** The problem to report when several signatures failed: the most telling one, "unsigned" last. */
 const RANK: DnssecProblem[] = [
   'bad-signature',
+  'ds-mismatch',
+  'no-anchor',
   'expired',
   'not-yet',
   'rsa-short',
   'algorithm',
   'no-key',
+  'no-dnskey',
   'no-ds',
-  'unsigned',
 ];
 const rank = (p: DnssecProblem) => {
   const at = RANK.indexOf(p);
-  return at < 0 ? RANK.length : at;
+  return p === 'unsigned' ? RANK.length + 1 : at < 0 ? RANK.length : at;
 };
 
 const rrsetKey = (owner: Name, type: number) => `${nameKey(owner)}/${type}`;
@@ -522,7 +525,7 @@ class Chain {
       owner: rrset.owner,
       path,
       rdatas: rrset.rdatas,
-      zones: [...zones.values()].sort((a, b) => a.length - b.length),
+      zones: [...zones.values()].sort((a, b) => a.length - b.length || compareNames(a, b)),
       signaturesUntil: Math.min(...this.used.map((u) => u.sig.expiration)),
       ttl: Math.min(...this.used.map((u) => u.ttl)),
       wildcard,
