@@ -10,7 +10,7 @@ import {
   type NameSettings,
   resolverProblem,
 } from '../../lib/settings/names';
-import { loadSettings, saveSettings } from '../storage/settings';
+import { loadSettings, saveNameSettings } from '../storage/settings';
 
 export class NamesInputError extends Error {
   override name = 'NamesInputError';
@@ -21,9 +21,8 @@ export async function loadNames(): Promise<NameSettings> {
 }
 
 async function saveNames(change: (names: NameSettings) => NameSettings): Promise<NameSettings> {
-  const settings = await loadSettings();
-  const names = change(namesOf(settings));
-  await saveSettings({ ...settings, names });
+  const names = change(namesOf(await loadSettings()));
+  await saveNameSettings(names);
   return names;
 }
 
