@@ -10,7 +10,7 @@ import { type DnssecError, displayName } from '../dnssec/problem';
 import { readTxt } from '../dnssec/records';
 import { type TrustAnchor, type ValidatedAnswer, validateRecords } from '../dnssec/validate';
 import type { ResourceRecord } from '../dnssec/wire';
-import { TYPE } from '../dnssec/wire';
+import { concat, TYPE } from '../dnssec/wire';
 import { PaymentError } from '../errors';
 import type { Bip353Details, CheckedRequest } from '../request';
 import type { Bip353Name } from './name';
@@ -25,18 +25,7 @@ function startsWithBitcoin(bytes: Uint8Array): boolean {
 
 /** The one `bitcoin:` URI of the TXT records; throws PaymentError('dnssec') when there is none or more. */
 export function bitcoinUriOf(answer: ValidatedAnswer, name: Bip353Name): string {
-  const uris = answer.rdatas
-    .map((rdata) => {
-      const strings = readTxt(rdata);
-      const joined = new Uint8Array(strings.reduce((n, s) => n + s.length, 0));
-      let at = 0;
-      for (const s of strings) {
-        joined.set(s, at);
-        at += s.length;
-      }
-      return joined;
-    })
-    .filter(startsWithBitcoin);
+  const uris = answer.rdatas.map((rdata) => concat(readTxt(rdata))).filter(startsWithBitcoin);
   if (uris.length === 0)
     throw new PaymentError('dnssec', t('payNameNoInstructions', name.display), {
       detail: 'no-bitcoin-record',
