@@ -11,6 +11,7 @@ import { type Rec, signTree, T, txtOwner, withBadSignature, Zone } from '../dnss
 import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
+import { screenshotAndAxe } from './support/axe';
 import { UNGRANTED_HOST as HOST } from './support/hosts';
 import { allowPaymentOrigins } from './support/payment-origins';
 
@@ -88,6 +89,7 @@ forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
       await page.waitFor('.anchor-entry');
       expect(await page.text('.anchor-entry')).toContain(root.anchorLine());
       expect(await page.text('#names-root')).toMatch(/DNS root’s 2 keys, from Debian dns-root-data/);
+      await screenshotAndAxe(page, `bip353-options-${d.name}`);
       await page.close();
     });
 
@@ -109,6 +111,7 @@ forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
       // Handed to a wallet as the record's own URI (BIP 353: copy the URI, not the name).
       expect(await page.attribute('#wallet-link', 'href')).toBe(URI);
       expect(doh.asked[0]).toBe(`alice.user._bitcoin-payment.shop.test. ${T.TXT}`);
+      await screenshotAndAxe(page, `bip353-verified-${d.name}`);
       await page.close();
     });
 
