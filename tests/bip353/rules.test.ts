@@ -141,6 +141,20 @@ describe('signatures', () => {
     expectRefused(await check(NAME, records), /DNSKEY records of shop\.test does not match/);
   });
 
+  it('stops after 64 signature checks (KeyTrap: records built to make a validator try everything)', async () => {
+    const records = tree(shopWith(13, [URI]));
+    const sig = records.find((r) => r.type === T.RRSIG && r.owner === OWNER)!;
+    // 70 signatures by the right key tag, each a byte different, none good.
+    const forged = Array.from({ length: 70 }, (_, i) => {
+      const rdata = Buffer.from(sig.rdata);
+      rdata[rdata.length - 1] = i;
+      rdata[rdata.length - 2]! ^= 0xff;
+      return { ...sig, rdata };
+    });
+    const checked = await check(NAME, [...records.filter((r) => r !== sig), ...forged]);
+    expectRefused(checked, /too many signature checks \(more than 64\)/);
+  });
+
   it('refuses an unsigned record', async () => {
     const records = tree(shopWith(13, [URI]), { skip: (r) => r.type === T.TXT });
     expectRefused(

@@ -19,9 +19,16 @@ export type DnssecProblem =
   | 'no-anchor'
   | 'wildcard'
   | 'nsec3-iterations'
-  | 'too-many-steps';
+  | 'too-many-steps'
+  | 'too-much-work';
 
-const PROVEN_FALSE = new Set<DnssecProblem>(['unreadable', 'bad-signature', 'ds-mismatch', 'no-anchor']);
+const PROVEN_FALSE = new Set<DnssecProblem>([
+  'unreadable',
+  'bad-signature',
+  'ds-mismatch',
+  'no-anchor',
+  'too-much-work',
+]);
 
 export class DnssecError extends PaymentError {
   readonly problem: DnssecProblem;
