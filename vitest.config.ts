@@ -17,6 +17,8 @@ const SERVER_FILES_ON_S3 = [
   'limits',
   'link-format',
   'main',
+  'metrics',
+  'operator',
   'parts',
   'parts-store',
   'record',
@@ -29,7 +31,8 @@ const SERVER_FILES_ON_S3 = [
 //   outlives the process, a disk that fills up); tests/s3/ checks the S3 store the same way;
 // - shutdown: it watches a write in progress (on S3 seen only once a full 8 MiB part has arrived) and
 //   reads the store after the server closed it, and its last test is about the data folder's lock;
-// - config, units: no store at all.
+// - config, units: no store at all;
+// - daemon (signals, start-up problems) and package (the installed package's first run): not about the store.
 
 export default defineConfig({
   plugins: [WxtVitest()],

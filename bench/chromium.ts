@@ -4,15 +4,8 @@
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { CHROMIUM_BUILD, launchChromium, opfsNames, processTree, settingsItems, treeMemory } from '../devkit';
 import type { Settings } from '../lib/settings';
-import {
-  CHROMIUM_BUILD,
-  launchChromium,
-  opfsNames,
-  processTree,
-  settingsItems,
-  treeMemory,
-} from '../tests/testkit';
 
 export interface BenchBrowser {
   ctx: BrowserContext;

@@ -1,8 +1,8 @@
 // Small helpers shared by the bench rows: statistics and processes (large files come from the testkit).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { MIB } from '../tests/testkit';
+import { MIB } from '../devkit';
 
-export { GIB, MIB, writeRandomFile } from '../tests/testkit';
+export { GIB, MIB, writeRandomFile } from '../devkit';
 
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);

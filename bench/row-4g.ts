@@ -3,7 +3,7 @@
 // HTTP/1.1. Each stored copy is decrypted with the link's key and hashed as a stream, and must give
 // the original's SHA-256; peak browser RAM over idle is reported as a fraction of the file.
 import { join } from 'node:path';
-import { decryptedHash } from '../tests/testkit';
+import { decryptedHash } from '../devkit';
 import type { BenchBrowser } from './chromium';
 import { GIB, writeRandomFile } from './common';
 import { extensionUpload } from './row-upload';

@@ -5,7 +5,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type FirefoxBrowser, launchFirefox, treeMemory, until, writeRandomFile } from '../tests/testkit';
+import { type FirefoxBrowser, launchFirefox, treeMemory, until, writeRandomFile } from '../devkit';
 import { median, sleep } from './common';
 import { type BenchServer, benchSettings } from './server';
 

@@ -8,7 +8,7 @@
 //   query's first match, laid out. Three queries per round: a word that matches half the history,
 //   a narrow one (five matches at 5,000), and the empty query that brings everything back.
 import type { Page } from 'playwright-core';
-import { historyEntry, historyExport, historyName } from '../tests/testkit/history';
+import { historyEntry, historyExport, historyName } from '../devkit/history';
 import type { BenchBrowser } from './chromium';
 
 export interface HistoryResult {

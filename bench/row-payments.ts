@@ -10,17 +10,11 @@
 // root store is parsed and indexed once per browser session, so it stays warm).
 // Per request: the median of several timed batches, rounds interleaved; then the median over the corpus.
 import { createRequire } from 'node:module';
+import { CORPUS_DIR, certificateFixture, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from '../devkit/corpus';
 import { createCertificateCache } from '../lib/payments/certificate-cache';
 import { payments } from '../lib/payments/gen/payments.js';
 import { bundledRootStore, withExtraRoots } from '../lib/payments/roots';
 import { evaluatePaymentRequest } from '../lib/payments/verify';
-import {
-  CORPUS_DIR,
-  certificateFixture,
-  fixture,
-  HAVE_CORPUS,
-  REQUEST_FIXTURES,
-} from '../tests/testkit/corpus';
 import { median, now } from './common';
 
 export type PaymentsResult =

@@ -3,8 +3,9 @@
 // same file to the same server; and the browser's peak memory during each extension upload. Over
 // plain http (HTTP/1.1: the encrypted upload goes the disk way) or over HTTPS with HTTP/2 (the
 // encrypted upload is streamed; curl then uses --http2 and trusts the server's certificate only).
+
+import { writeTransportFigures } from '../devkit/transport-figures';
 import { NO_FIGURES } from '../lib/upload';
-import { writeTransportFigures } from '../tests/testkit/transport-figures';
 import { type BenchBrowser, opfsSettled, sampler, settingsFor } from './chromium';
 import { median, now, run, sleep } from './common';
 import { type BenchServer, benchSettings } from './server';

@@ -3,9 +3,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { REFERENCE_SERVER_MAIN, serverSettings } from '../devkit';
+import { makeTlsIdentity } from '../devkit/tls';
 import { DEFAULT_UPLOAD } from '../lib/settings';
-import { makeTlsIdentity } from '../tests/server/tls';
-import { REFERENCE_SERVER_MAIN, serverSettings } from '../tests/testkit';
 import { endsWithBench, stop } from './common';
 
 export interface BenchServer {
@@ -109,7 +109,7 @@ export async function startBenchServer(
 
 /**
  * The product's own server (server/main.ts, disk store) over HTTPS with HTTP/2, with a certificate
- * made for `host` (tests/server/tls.ts), in network namespace `netns` when given. It takes uploads
+ * made for `host` (devkit/tls.ts), in network namespace `netns` when given. It takes uploads
  * in parts, so an encrypted upload to it goes in parts.
  */
 export async function startHushdropBenchServer(

@@ -1,12 +1,12 @@
 // Row l's use of the figures that choose an encrypted upload's way (lib/upload/transport-choice.ts),
-// read and written from one of the extension's pages (tests/testkit/transport-figures.ts): to start
+// read and written from one of the extension's pages (devkit/transport-figures.ts): to start
 // each link from none, to know what the warm-up uploads taught, and to send one upload the other
 // way and then put the figures back.
 import type { Page } from 'playwright-core';
+import { readTransportFigures as readFigures } from '../devkit/transport-figures';
 import { NO_FIGURES, type TransportFigures, type UploadWay } from '../lib/upload';
-import { readTransportFigures as readFigures } from '../tests/testkit/transport-figures';
 
-export { writeTransportFigures as writeFigures } from '../tests/testkit/transport-figures';
+export { writeTransportFigures as writeFigures } from '../devkit/transport-figures';
 export { readFigures };
 
 /** Samples the figures hold for `origin` (each finished upload there adds one, just after it ends). */

@@ -25,7 +25,7 @@ export default defineBackground(() => {
     createMenus();
     createPaymentMenu();
     sweepAll();
-    openWelcomeOnInstall(reason);
+    void openWelcomeOnInstall(reason);
   });
   browser.runtime.onStartup.addListener(sweepAll);
   browser.tabs.onRemoved.addListener((tabId) => {

@@ -4,7 +4,7 @@
 // folder; so does this process dying any other way.
 
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { CephError, startCeph } from '../tests/s3/ceph';
+import { CephError, startCeph } from '../devkit/ceph';
 
 const bucket = process.env.BUCKET || 'hushdrop';
 

@@ -1,9 +1,10 @@
 // The payment page's judgement, without a browser: prints one JSON object for a bitcoin: URI, a
-// Lightning invoice, an LNURL or Lightning Address, a payment request's web address, or a BIP70
-// file. The same lib/payments core the extension runs.
+// Lightning invoice or offer, an LNURL or Lightning Address, a payment request's web address, or a
+// BIP70 file. The same lib/payments core the extension runs.
 //
 //   npm run -s payment -- 'bitcoin:bc1q…?amount=0.001&lightning=lnbc…'
 //   npm run -s payment -- lnbc2500u1p…
+//   npm run -s payment -- lno1pqps7sjqpgt…   (a BOLT 12 offer; an amount in another currency has its ISO 4217 code as unit)
 //   npm run -s payment -- request.bitcoinpaymentrequest --now 2019-01-01T00:00:00Z --root ca.pem
 //   npm run -s payment -- 'bitcoin:?r=https://shop.example/i/1' --fetch
 //   npm run -s payment -- alice@shop.example --lookup --amount-msat 21000
@@ -18,22 +19,16 @@ import { base64 } from '@scure/base';
 import { connectEnglish } from '../lib/i18n-english';
 import { checkDnssecProof, proofBytesOfHex } from '../lib/payments/bip353/proof';
 import { bip353ReportOf } from '../lib/payments/bip353/report';
-import {
-  bip70Request,
-  checkPaymentText,
-  lnurlRequest,
-  type PaymentReport,
-  reportOf,
-} from '../lib/payments/check';
+import { bip70Request, checkRead, lnurlRequest, type PaymentReport, reportOf } from '../lib/payments/check';
 import { anchorsWith, readAnchorText } from '../lib/payments/dnssec/anchors';
 import { isPaymentError, PaymentError } from '../lib/payments/errors';
-import { kindOfText } from '../lib/payments/forms';
+import { paymentFormOf } from '../lib/payments/forms';
 import { MAX_PAYMENT_REQUEST_BYTES } from '../lib/payments/limits';
-import { fetchLnurlInvoice, fetchPayParams, parseLnurl } from '../lib/payments/lnurl';
+import { fetchLnurlInvoice, fetchPayParams } from '../lib/payments/lnurl';
 import { loadPaymentRequest } from '../lib/payments/load';
+import { type ReadPayment, readPayment } from '../lib/payments/read';
 import type { CheckedRequest } from '../lib/payments/request';
 import { bundledRootStore, type RootStore, withExtraRoots } from '../lib/payments/roots';
-import { parseBitcoinUri } from '../lib/payments/uri';
 import { evaluatePaymentRequest } from '../lib/payments/verify';
 
 interface Options {
@@ -52,7 +47,7 @@ interface Options {
 class UsageError extends Error {}
 
 const USAGE =
-  'Usage: npm run -s payment -- <bitcoin: URI | invoice | LNURL | name@domain | https URL | file> ' +
+  'Usage: npm run -s payment -- <bitcoin: URI | invoice | offer | LNURL | name@domain | https URL | file> ' +
   '[--now <ISO date>] [--root <PEM file>]… [--fetch] [--lookup [--amount-msat <n>]]\n' +
   '       npm run -s payment -- --dnssec-proof <hex> [--now <ISO date>] [--anchor <DS file>]…';
 
@@ -117,35 +112,35 @@ async function fromFile(path: string, options: Options): Promise<CheckedRequest>
     throw new UsageError(`${path} is far too large for a payment request.`);
   const bytes = new Uint8Array(readFileSync(path));
   const text = new TextDecoder().decode(bytes).trim();
-  if (kindOfText(text) && kindOfText(text) !== 'bip70') return fromText(text, options);
+  const form = paymentFormOf(text);
+  if (form && form !== 'bip70') return fromText(readPayment(text), options);
   return bip70Request(await evaluatePaymentRequest(bytes, { roots: options.roots, now: options.now }));
 }
 
-async function fromText(text: string, options: Options): Promise<CheckedRequest> {
-  const kind = kindOfText(text);
-  if (options.fetch && (kind === 'bip70' || kind === 'bip21')) {
-    const url = kind === 'bip70' ? text : parseBitcoinUri(text).r;
-    if (url !== undefined) {
-      const loaded = await loadPaymentRequest(url, undefined, {
-        fetch: nodeFetch,
-        roots: options.roots,
-        now: options.now,
-      });
-      return bip70Request(loaded.evaluation, loaded.fetchWarnings);
-    }
-  }
-  if (options.lookup && kind === 'lnurl') {
-    const target = parseLnurl(text);
-    const params = await fetchPayParams(target, { fetch: nodeFetch });
-    if (options.amountMsat === undefined) return lnurlRequest(target, params, undefined, options.now);
+async function fromText(read: ReadPayment, options: Options): Promise<CheckedRequest> {
+  if (options.fetch && 'url' in read) return fetched(read.url, options);
+  if (options.fetch && 'uri' in read && read.uri.r !== undefined) return fetched(read.uri.r, options);
+  if (options.lookup && 'target' in read) {
+    const params = await fetchPayParams(read.target, { fetch: nodeFetch });
+    if (options.amountMsat === undefined) return lnurlRequest(read.target, params, undefined, options.now);
     return lnurlRequest(
-      target,
+      read.target,
       params,
       await fetchLnurlInvoice(params, options.amountMsat, { fetch: nodeFetch }),
       options.now,
     );
   }
-  return checkPaymentText(text, options.now);
+  return checkRead(read, options.now);
+}
+
+/** A BIP70 request fetched (--fetch) and judged. */
+async function fetched(url: string, options: Options): Promise<CheckedRequest> {
+  const loaded = await loadPaymentRequest(url, undefined, {
+    fetch: nodeFetch,
+    roots: options.roots,
+    now: options.now,
+  });
+  return bip70Request(loaded.evaluation, loaded.fetchWarnings);
 }
 
 /** JSON for bigints (as text) and bytes (as hex). */
@@ -156,7 +151,7 @@ function plain(_key: string, value: unknown): unknown {
 }
 
 function details(checked: CheckedRequest): unknown {
-  return checked.bolt11 ?? checked.bip21 ?? checked.lnurl ?? checked.bip70 ?? null;
+  return checked.bolt11 ?? checked.bolt12 ?? checked.bip21 ?? checked.lnurl ?? checked.bip70 ?? null;
 }
 
 /** Runs the check on command-line arguments: the JSON text to print and the exit status. */
@@ -174,8 +169,10 @@ export async function paymentCheck(argv: string[]): Promise<{ code: number; outp
       return { code: out.verdict === 'invalid' ? 1 : 0, output: JSON.stringify(out, plain, 2) };
     }
     const isFile = existsSync(options.input) && statSync(options.input).isFile();
-    if (!isFile) kind = kindOfText(options.input) ?? kind;
-    const checked = isFile ? await fromFile(options.input, options) : await fromText(options.input, options);
+    if (!isFile) kind = paymentFormOf(options.input) ?? kind;
+    const checked = isFile
+      ? await fromFile(options.input, options)
+      : await fromText(readPayment(options.input), options);
     report = { ...reportOf(checked), details: details(checked) };
   } catch (error) {
     if (error instanceof UsageError || (isPaymentError(error) && error.code === 'bad-input')) {

@@ -16,6 +16,7 @@ import {
 } from './api/parts';
 import { handleUpload, type Links, replyStorageError } from './api/upload';
 import type { ServerSettings } from './config/settings';
+import type { Exchange, MountedRoutes } from './exchange';
 import type { AccessLog } from './http/access-log';
 import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
 import { clientAddress, forwardedOrigin } from './http/client';
@@ -29,33 +30,20 @@ import {
   replyNotFound,
   replyTooMany,
 } from './http/responses';
+import { sameSecret } from './http/secret';
 import { watchSlowClient } from './http/slow-clients';
+import type { Metrics } from './metrics';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
 import type { Variant } from './uploads/record';
 
+export type { Exchange, MountedRoutes };
+
 /** Bytes a route that takes no body still accepts (and ignores) before it refuses the request. */
 const SMALL_BODY_LIMIT = 8 * 1024;
 /** A refused upload request is read up to this much before the connection is cut. */
 const REFUSED_UPLOAD_CAP = 256 * 1024 * 1024;
-
-/** One request as the routes see it. */
-export interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** Read the body from here, never from `req` (a test's recording may sit in between). */
-  body: Readable;
-  route: Route;
-  /** The client's address (after trusted proxies). */
-  address: string;
-  /** The public addresses this request's links use. */
-  links: Links;
-  reply: Reply;
-}
-
-/** Routes mounted into the server (the recipient page): answer a request and return true, or return false. */
-export type MountedRoutes = (exchange: Exchange, ctx: ApiContext) => Promise<boolean>;
 
 /** Ways in for tests (tests/server wraps the product with them); nothing in a deployment sets these. */
 export interface Seams {
@@ -69,6 +57,8 @@ export interface AppDeps {
   ctx: ApiContext;
   proxies: BlockList | null;
   accessLog: AccessLog;
+  /** Serves /_hushdrop/metrics (settings.metrics gives its token); absent: that path is not found. */
+  metrics?: Metrics;
   seams?: Seams;
   /** Health answers 503 once this says the server is stopping. */
   stopping: () => boolean;
@@ -142,6 +132,8 @@ export function createApp(deps: AppDeps): App {
         });
       case 'health':
         return health(reply);
+      case 'metrics':
+        return serveMetrics(req, reply);
       case 'index':
         return replyHtml(
           reply,
@@ -177,6 +169,18 @@ export function createApp(deps: AppDeps): App {
     } catch {
       replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
     }
+  }
+
+  async function serveMetrics(req: IncomingMessage, reply: Reply): Promise<void> {
+    const token = settings.metrics?.token;
+    if (!deps.metrics || !token) return replyNotFound(reply);
+    const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameSecret(given, token))
+      return replyAppError(reply, 'The metrics need their token (Authorization: Bearer <token>).', 401, {
+        'WWW-Authenticate': 'Bearer realm="metrics"',
+      });
+    const { body, type } = await deps.metrics.render();
+    reply(200, { 'Content-Type': type, 'Cache-Control': 'no-store' }, Buffer.from(body));
   }
 
   /** Refuses a request (429, 413, 503) without reading more of its body than needed. */

@@ -3,7 +3,7 @@
 // ever take (names begin with a letter or digit).
 //   POST /v1/Upload?sub=api        legacy upload        GET /<name>?sub=u, /u/<name>               download
 //   POST /api/v1/Upload            current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>    delete
-//   POST /u/Action/DownloadData    stored bytes by name GET /_hushdrop/info, /_hushdrop/health
+//   POST /u/Action/DownloadData    stored bytes by name GET /_hushdrop/info, /_hushdrop/health, /_hushdrop/metrics
 // Uploads in parts, under either variant's upload path P (…/v1/Upload/Parts, legacy with ?sub=api kept):
 //   POST P  start     PUT P/<id>/<index>  one part     POST P/<id>  done     DELETE P/<id>  abort
 
@@ -24,6 +24,8 @@ export type Route =
   | { kind: 'index' }
   | { kind: 'info' }
   | { kind: 'health' }
+  /** Prometheus text, when the config gives a token. */
+  | { kind: 'metrics' }
   /** Another path under RESERVED_PREFIX (the recipient page's, when mounted); `path` is after the prefix. */
   | { kind: 'reserved'; path: string }
   | { kind: 'none' };
@@ -48,6 +50,7 @@ export function route(method: string, rawUrl: string): Route {
     const path = url.pathname.slice(RESERVED_PREFIX.length);
     if (isGet && path === 'info') return { kind: 'info' };
     if (isGet && path === 'health') return { kind: 'health' };
+    if (isGet && path === 'metrics') return { kind: 'metrics' };
     return { kind: 'reserved', path };
   }
   const sub = url.searchParams.get('sub')?.toLowerCase();

@@ -6,17 +6,20 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { Accounts } from './accounts/accounts';
+import { type AdminEndpoint, startAdmin } from './admin';
 import type { ApiContext } from './api/context';
 import type { Links } from './api/upload';
 import { createApp, type Seams } from './app';
 import { checkPartBytes } from './config/load';
 import type { ServerSettings } from './config/settings';
-import { openAccessLog } from './http/access-log';
+import { type AccessEntry, type AccessLog, openAccessLog } from './http/access-log';
 import { proxyList } from './http/client';
 import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
 import { Limits } from './limits/limits';
+import { Metrics } from './metrics';
 import { describeRoute, route } from './router';
+import { fsReason, StartError } from './start-error';
 import { openDiskStorage } from './storage/disk';
 import { openS3Storage } from './storage/s3';
 import type { Storage } from './storage/types';
@@ -50,6 +53,8 @@ export interface HushdropServer {
   storage: Storage;
   ctx: ApiContext;
   sweeper: Sweeper;
+  /** Opens the access log file again by its name (SIGHUP, after logrotate moved it); false when it cannot. */
+  reopenAccessLog(): boolean;
   /**
    * Stops: no new connections, requests in progress get `graceMs` (default the settings') to finish, then
    * every connection is cut; resolves once every request has settled and the store is closed.
@@ -67,26 +72,28 @@ export async function startServer(
   const accounts = new Accounts(settings.accounts, settings.accountsFile);
   await accounts.init();
   const proxies = settings.trustedProxies.length > 0 ? proxyList(settings.trustedProxies) : null;
-  const tls =
-    options.tlsCredentials ??
-    (settings.tls
-      ? {
-          certificatePem: await readFile(settings.tls.certFile, 'utf8'),
-          keyPem: await readFile(settings.tls.keyFile, 'utf8'),
-          http2: settings.tls.http2,
-        }
-      : undefined);
+  const tls = options.tlsCredentials ?? (settings.tls ? await readTls(settings.tls) : undefined);
 
+  // The log first: a start that cannot write it fails before anything else is opened or printed.
+  const accessLog = openAccessLog(settings.accessLog);
+  const metrics = settings.metrics ? new Metrics() : undefined;
   // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
-  const storage = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
+  let storage: Storage;
+  try {
+    const opened = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
+    storage = metrics ? metrics.instrument(opened) : opened;
+  } catch (err) {
+    await accessLog.close();
+    throw err;
+  }
   const uploads = new Uploads(storage, now, settings.parts);
   const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
-  const accessLog = openAccessLog(settings.accessLog);
   let stopping = false;
   const app = createApp({
     ctx,
     proxies,
-    accessLog,
+    accessLog: metrics ? countedLog(accessLog, metrics) : accessLog,
+    metrics,
     seams: options.seams,
     stopping: () => stopping,
     checkStorage: () => storage.check(),
@@ -110,7 +117,16 @@ export async function startServer(
   let closeConnections: () => void;
   let closeIdle: () => void = () => {};
   if (tls) {
-    ({ server, closeConnections } = createTlsServer(tls, tls.http2, timeouts, onRequest));
+    try {
+      ({ server, closeConnections } = createTlsServer(tls, tls.http2, timeouts, onRequest));
+    } catch (err) {
+      await storage.close();
+      await accessLog.close();
+      throw new StartError(
+        `The TLS certificate and key${settings.tls ? ` (${settings.tls.certFile}, ${settings.tls.keyFile})` : ''} ` +
+          `cannot be used: ${(err as Error).message}. Give a PEM certificate and its key (TLS_CERT and TLS_KEY, or tls.certFile and tls.keyFile).`,
+      );
+    }
   } else {
     const plain = createServer(
       {
@@ -138,7 +154,7 @@ export async function startServer(
   } catch (err) {
     await storage.close();
     await accessLog.close();
-    throw err;
+    throw listenError(err, settings.host, settings.port);
   }
   const { port } = server.address() as AddressInfo;
   const hostPart = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
@@ -149,13 +165,28 @@ export async function startServer(
     orphanAgeMs: settings.orphanAgeMs,
     onSweep(report) {
       if (report.error) console.error('hushdrop server: sweeping expired uploads failed', report.error);
+      metrics?.observeSweep(report);
       options.onSweep?.(report);
     },
   });
 
+  // On disk, one process holds the folder: operator commands reach it through its admin socket.
+  let admin: AdminEndpoint | undefined;
+  if (!settings.s3) {
+    try {
+      admin = await startAdmin(settings.dataDir, uploads);
+    } catch (err) {
+      console.error(
+        `hushdrop server: the admin socket in ${settings.dataDir} cannot be opened (${(err as Error).message}); ` +
+          '`uploads remove` works only while the server is stopped.',
+      );
+    }
+  }
+
   let closing: Promise<void> | null = null;
   const stop = async (graceMs: number) => {
     stopping = true;
+    const adminClosed = admin?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     closeIdle();
     if (inFlight.size > 0 && graceMs > 0) {
@@ -185,6 +216,7 @@ export async function startServer(
     }
     await sweeper.stop();
     await closed;
+    await adminClosed;
     await accessLog.close();
     await storage.close();
   };
@@ -197,9 +229,52 @@ export async function startServer(
     storage,
     ctx,
     sweeper,
+    reopenAccessLog: () => accessLog.reopen(),
     close(closeOptions) {
       closing ??= stop(closeOptions?.graceMs ?? timeouts.shutdownGraceMs);
       return closing;
     },
   };
+}
+
+/** The access log, each of whose entries the metrics count too. */
+function countedLog(log: AccessLog, metrics: Metrics): AccessLog {
+  const both = (entry: AccessEntry) => {
+    log(entry);
+    metrics.observeRequest(entry);
+  };
+  return Object.assign(both, { reopen: () => log.reopen(), close: () => log.close() });
+}
+
+async function readTls(
+  files: NonNullable<ServerSettings['tls']>,
+): Promise<TlsCredentials & { http2: boolean }> {
+  const read = async (path: string, what: string) => {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (err) {
+      throw new StartError(`The TLS ${what} ${path} cannot be read: ${fsReason(err, path)}.`);
+    }
+  };
+  return {
+    certificatePem: await read(files.certFile, 'certificate file (TLS_CERT, tls.certFile)'),
+    keyPem: await read(files.keyFile, 'key file (TLS_KEY, tls.keyFile)'),
+    http2: files.http2,
+  };
+}
+
+const LISTEN_REASONS: Record<string, string> = {
+  EADDRINUSE: 'another program listens there already',
+  EACCES: 'permission denied (ports below 1024 need privileges: keep it on a high port behind a proxy)',
+  EADDRNOTAVAIL: 'the address is not one of this machine’s',
+  ENOTFOUND: 'the host name is unknown',
+};
+
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (!code) return err;
+  return new StartError(
+    `It cannot listen on ${host}:${port}: ${LISTEN_REASONS[code] ?? (err as Error).message} (${code}). ` +
+      'Choose another PORT or HOST (port, host).',
+  );
 }

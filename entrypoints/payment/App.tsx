@@ -213,20 +213,16 @@ export function App() {
       dispatch({ type: 'failed', message: t('payNotHandedOff'), retry: false });
       return;
     }
-    let source: PaymentSource | undefined;
+    // Read again here, by the same parser as the background's re-check.
+    const handed = 'requestUrl' in click ? click.requestUrl : click.text;
+    let source: PaymentSource;
     try {
-      source =
-        'requestUrl' in click
-          ? sourceFromParams(
-              new URLSearchParams({ r: click.requestUrl, ...(click.pageUrl ? { page: click.pageUrl } : {}) }),
-            )
-          : sourceFromText(click.text, click.pageUrl);
+      source = sourceFromText(handed, click.pageUrl);
     } catch (err) {
-      setText('text' in click ? click.text : '');
+      setText(handed);
       dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
-    if (!source) return;
     source = await resolverFor(source);
     // A reload shows the same request, through the button.
     history.replaceState(null, '', paramsFor(source));

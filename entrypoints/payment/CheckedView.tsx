@@ -7,13 +7,15 @@ import { chainName } from '../../lib/payments/request';
 import { secondsLeft } from '../../lib/payments/timing';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
+import { LnurlVerify } from './LnurlVerify';
 import { AnsweredBy, NameFacts, NameSigned } from './NameDetails';
+import { OfferFacts } from './OfferFacts';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
 import { InvalidReasons, VerdictSection, Warnings } from './VerdictLists';
 
 /**
- * A request judged from its text or looked up (bitcoin: URI, Lightning invoice, LNURL): the
+ * A request judged from its text or looked up (bitcoin: URI, Lightning invoice or offer, LNURL): the
  * verdict and who signed, what it asks for, the kind's own details, and the hand-off to a
  * wallet. Everything from the request is Preact text inside <bdi>.
  */
@@ -47,7 +49,11 @@ export function CheckedView({
           {...(checked.handOff.address ? { address: checked.handOff.address } : {})}
           {...(checked.handOff.amount?.unit === 'sat' ? { amount: checked.handOff.amount.value } : {})}
           {...(checked.handOff.invoice ? { invoice: checked.handOff.invoice } : {})}
+          {...(checked.handOff.offer ? { offer: checked.handOff.offer } : {})}
         />
+      )}
+      {checked.lnurl?.verify && checked.bolt11 && (
+        <LnurlVerify verify={checked.lnurl.verify} invoice={checked.bolt11} />
       )}
       {checked.verdict === 'invalid' && (
         <p class="card error" id="not-payable">
@@ -62,6 +68,7 @@ export function CheckedView({
 function heading(checked: CheckedRequest): string {
   if (checked.verdict === 'invalid') return t('payInvalidHeading');
   if (checked.kind === 'bolt11') return t('payInvoiceHeading');
+  if (checked.kind === 'bolt12') return t('payOfferHeading');
   if (checked.kind === 'lnurl')
     return t(checked.bolt11 ? 'payLnurlInvoiceHeading' : 'payLnurlHeading', checked.lnurl!.target.label);
   if (checked.kind === 'bip353') return t('payNameHeading', checked.bip353!.name);
@@ -70,6 +77,7 @@ function heading(checked: CheckedRequest): string {
 
 function unsignedText(checked: CheckedRequest): string {
   if (checked.kind === 'lnurl') return t('payLnurlUnsignedText');
+  if (checked.kind === 'bolt12') return t('payOfferUnsignedText');
   if (checked.kind === 'bip353') return t('payNameNotLookedUp', checked.bip353!.name);
   return t(checked.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly');
 }
@@ -113,12 +121,16 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
 const KIND_NAME = {
   bip21: 'payKindBip21',
   bolt11: 'payKindBolt11',
+  bolt12: 'payKindBolt12',
   lnurl: 'payKindLnurl',
   bip70: 'payKindBip70',
   bip353: 'payKindBip353',
 } as const;
 
 function amountText(checked: CheckedRequest): string {
+  // An offer's amount is per item when it lets the payer choose a quantity.
+  if (checked.amount && checked.bolt12?.quantityMax !== undefined)
+    return t('payOfferPerItem', formatAmountForPeople(checked.amount));
   if (checked.amount) return formatAmountForPeople(checked.amount);
   const params = checked.lnurl?.params;
   if (params && !checked.bolt11) {
@@ -129,6 +141,11 @@ function amountText(checked: CheckedRequest): string {
     );
   }
   return t('payYouChoose');
+}
+
+function payeeLabel(checked: CheckedRequest) {
+  if (checked.bolt12) return checked.bolt12.issuerId ? 'payOfferIssuerKey' : 'payOfferBlindedKey';
+  return checked.signer?.kind === 'node' ? 'payLightningNode' : 'payPayTo';
 }
 
 function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now: Date; pageUrl?: string }) {
@@ -151,7 +168,7 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
         )}
         {checked.payee && (
           <>
-            <dt>{t(checked.signer?.kind === 'node' ? 'payLightningNode' : 'payPayTo')}</dt>
+            <dt>{t(payeeLabel(checked))}</dt>
             <dd>
               <bdi class="mono" id="payee">
                 {checked.payee}
@@ -204,6 +221,7 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
         <UriFacts details={(checked.bip21 ?? checked.bip353?.payment?.bip21)!} />
       )}
       {checked.lnurl && <LnurlFacts details={checked.lnurl} />}
+      {checked.bolt12 && <OfferFacts offer={checked.bolt12} />}
       {invoice && <InvoiceFields invoice={invoice} />}
     </section>
   );

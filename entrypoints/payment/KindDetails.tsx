@@ -11,14 +11,13 @@ import { formatDuration } from './format';
  */
 
 const PRESENT_ONLY = {
-  lno: 'payOfferLno',
   sp: 'payOfferSp',
   pj: 'payOfferPj',
   pay: 'payOfferPay',
 } as const;
 
 export function UriFacts({ details }: { details: Bip21Details }) {
-  const { uri, address, segwit, invoices, presentOnly, lnurl } = details;
+  const { uri, address, segwit, invoices, offers, presentOnly, lnurl } = details;
   return (
     <dl class="facts" id="uri-facts">
       {address && (
@@ -67,6 +66,32 @@ export function UriFacts({ details }: { details: Bip21Details }) {
             {invoice.description !== undefined && (
               <div>
                 <bdi>{invoice.description}</bdi>
+              </div>
+            )}
+          </dd>
+        </Fragment>
+      ))}
+      {offers.map((offer) => (
+        <Fragment key={offer.offer}>
+          <dt>{t('payLightningOffer')}</dt>
+          <dd class="lightning-offer">
+            {offer.amount !== undefined
+              ? formatAmountForPeople({ value: offer.amount, unit: offer.currency ?? 'msat' })
+              : t('payYouChoose')}
+            {offer.issuerId && (
+              <>
+                {' · '}
+                <bdi class="mono small">{offer.issuerId}</bdi>
+              </>
+            )}
+            {offer.issuer !== undefined && (
+              <div>
+                <bdi>{offer.issuer}</bdi>
+              </div>
+            )}
+            {offer.description !== undefined && (
+              <div>
+                <bdi>{offer.description}</bdi>
               </div>
             )}
           </dd>
@@ -183,9 +208,14 @@ export function InvoiceFields({ invoice }: { invoice: Bolt11Invoice }) {
       : []),
     [t('paySignature'), `${invoice.signature} (${invoice.recoveryId})`],
   ];
+  return <AllFields id="invoice-fields" summary={t('payAllInvoiceFields')} rows={rows} />;
+}
+
+/** Label and value rows, folded away under `summary`. */
+export function AllFields({ id, summary, rows }: { id: string; summary: string; rows: [string, string][] }) {
   return (
-    <details id="invoice-fields">
-      <summary>{t('payAllInvoiceFields')}</summary>
+    <details id={id}>
+      <summary>{summary}</summary>
       <dl class="facts">
         {rows.map(([label, value]) => (
           <Fragment key={`${label}${value}`}>

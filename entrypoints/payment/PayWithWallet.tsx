@@ -5,13 +5,14 @@ import { formatBtc } from '../../lib/payments/amounts';
 
 /**
  * Paying with a wallet: a QR code and link of a bitcoin: or lightning: URI, and the address,
- * amount, invoice and URI to copy. Hushdrop holds no keys; this is how the money actually moves.
+ * amount, invoice or offer and URI to copy. Hushdrop holds no keys; this is how the money actually moves.
  */
 export function PayWithWallet({
   uri,
   address,
   amount,
   invoice,
+  offer,
   note,
 }: {
   uri: string;
@@ -20,6 +21,8 @@ export function PayWithWallet({
   amount?: bigint;
   /** A Lightning invoice to copy on its own. */
   invoice?: string;
+  /** A Lightning offer to copy on its own. */
+  offer?: string;
   note?: string;
 }) {
   const lightning = uri.toLowerCase().startsWith('lightning:');
@@ -51,6 +54,7 @@ export function PayWithWallet({
         <CopyField id="copy-amount" label={t('payAmountBtc')} value={formatBtc(amount)} />
       )}
       {invoice && <CopyField id="copy-invoice" label={t('payLightningInvoice')} value={invoice} />}
+      {offer && <CopyField id="copy-offer" label={t('payLightningOffer')} value={offer} />}
       <CopyField id="copy-uri" label={t(lightning ? 'payLightningLink' : 'payBitcoinLink')} value={uri} />
     </section>
   );

@@ -1,11 +1,18 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { type MessageKey, t } from '../../lib/i18n';
-import { checkServerAddress, originPattern, type ServerSettings } from '../../lib/settings';
+import {
+  activeProfile,
+  checkServerAddress,
+  needsSetup,
+  originPattern,
+  type Profile,
+  type ServerSettings,
+} from '../../lib/settings';
 import { serverByHand, serverFromInfo, setUpProfile, withSetUpProfile } from '../../lib/settings/setup';
 import type { Variant } from '../../lib/upload';
 import { chooseVariant, type ServerInfo, typedOrigin } from '../../lib/upload/server-info';
 import { requestOrigins } from '../../platform/permissions';
-import { loadSettings, saveSettings } from '../../platform/storage/settings';
+import { loadSettings, saveSettings, watchSettings } from '../../platform/storage/settings';
 import { askServerInfo } from '../../platform/upload/server-info';
 import { testConnection } from '../../platform/upload/test-connection';
 
@@ -46,6 +53,16 @@ export function App() {
   const [found, setFound] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
+  /** The server uploads already go to, tested (npm start sets one up; so may an earlier install). */
+  const [already, setAlready] = useState<Profile>();
+  const [another, setAnother] = useState(false);
+
+  useEffect(() => {
+    const show = (s: Awaited<ReturnType<typeof loadSettings>>) =>
+      setAlready(needsSetup(s) ? undefined : activeProfile(s));
+    loadSettings().then(show, () => {});
+    return watchSettings(show);
+  }, []);
 
   const fail = (text: string) => {
     setBusy(false);
@@ -111,6 +128,26 @@ export function App() {
   }
 
   const showAccount = needsAccount || variant === 'current';
+  if (already && !another && !ready)
+    return (
+      <main>
+        <h1>{t('welcomeTitle')}</h1>
+        <section class="card" aria-labelledby="ready-h">
+          <h2 id="ready-h">{t('welcomeServerHeading')}</h2>
+          <p id="set-up-already" class="ok" role="status">
+            {t('welcomeSetUpAlready', already.name, already.server.baseUrl)}
+          </p>
+          <div class="row">
+            <a id="upload-now" class="button" href="/upload.html">
+              {t('welcomeUploadNow')}
+            </a>
+            <button id="other-server" type="button" class="secondary" onClick={() => setAnother(true)}>
+              {t('welcomeOtherServer')}
+            </button>
+          </div>
+        </section>
+      </main>
+    );
   return (
     <main>
       <h1>{t('welcomeTitle')}</h1>

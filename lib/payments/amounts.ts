@@ -1,23 +1,11 @@
 import { t, uiLanguage } from '../i18n';
+import { formatBtc, scaled } from './btc';
+import { currencyDecimal, currencyDigits } from './currency';
 import type { Amount } from './request';
 
-/** Amounts as text, exactly (bigint), for bitcoin: URIs and wallets, and for people. */
+/** Amounts as text for people, exactly (bigint), in the language's way of writing numbers. */
 
-const SAT_PER_BTC = 100_000_000n;
-
-/** A whole number of units as a decimal with `decimals` places, trailing zeros dropped. */
-function scaled(value: bigint, decimals: number): string {
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const unit = 10n ** BigInt(decimals);
-  const fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${abs / unit}${fraction ? `.${fraction}` : ''}`;
-}
-
-/** 110000n → "0.0011", 100000000n → "1". */
-export function formatBtc(satoshis: bigint): string {
-  return scaled(satoshis, 8);
-}
+export { formatBtc, parseBtc } from './btc';
 
 /** A decimal as the language writes numbers, every digit kept (only the separators change). */
 function forPeople(decimal: string): string {
@@ -41,9 +29,16 @@ export function formatBtcForPeople(satoshis: bigint): string {
 /**
  * Any request's amount for people, in bitcoin and in satoshis, exact to the millisatoshi:
  * {250000000, msat} → "0.0025 BTC (250,000 sat)", {967878534, msat} → "0.00967878534 BTC
- * (967,878.534 sat)".
+ * (967,878.534 sat)". An amount in another currency (a BOLT 12 offer's) keeps its currency:
+ * {10000, USD} → "100.00 USD"; for a code not in ISO 4217's list, the number as the offer wrote it.
  */
 export function formatAmountForPeople(amount: Amount): string {
+  if (amount.unit !== 'sat' && amount.unit !== 'msat') {
+    const digits = currencyDigits(amount.unit);
+    return digits === undefined
+      ? t('payCurrencyUnknownAmount', forPeople(amount.value.toString()), amount.unit)
+      : t('payCurrencyAmount', forPeople(currencyDecimal(amount.value, digits)), amount.unit);
+  }
   const msat = amount.unit === 'msat' ? amount.value : amount.value * 1000n;
   return t('payBtcAndSat', forPeople(scaled(msat, 11)), forPeople(scaled(msat, 3)));
 }
@@ -53,11 +48,4 @@ export function parseSatToMsat(text: string): bigint | undefined {
   const match = /^(\d{1,16})(?:\.(\d{1,3}))?$/.exec(text.trim());
   if (!match) return undefined;
   return BigInt(match[1]!) * 1000n + BigInt((match[2] ?? '').padEnd(3, '0'));
-}
-
-/** "0.0011" → 110000n; undefined when the text is not a plain decimal with ≤ 8 places. */
-export function parseBtc(text: string): bigint | undefined {
-  const match = /^(\d{1,16})(?:\.(\d{1,8}))?$/.exec(text);
-  if (!match) return undefined;
-  return BigInt(match[1]!) * SAT_PER_BTC + BigInt((match[2] ?? '').padEnd(8, '0'));
 }

@@ -1,7 +1,8 @@
 import { t } from '../i18n';
 import { addressFitsChain, type Chain, type DecodedAddress, decodeAddress } from './addresses';
 import { formatAmountForPeople } from './amounts';
-import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
+import { decodeBolt11 } from './bolt11';
+import { decodeBolt12 } from './bolt12';
 import { isPaymentError } from './errors';
 import { formatTime, unixSeconds } from './expiry';
 import { parseLnurl } from './lnurl';
@@ -20,11 +21,12 @@ import { quote } from './verdict';
 /**
  * Judging a `bitcoin:` URI (BIP 21 / BIP 321): its address checked (checksum, type, network),
  * `bc=`/`tb=` addresses matched to their key's network, `lightning=` invoices decoded and
- * verified, networks and amounts compared, unknown `req-` parameters refused. `lno=`, `sp=`,
- * `pj=` and `pay=` are shown, not acted on. A URI with `r=` is a BIP70 request to fetch.
+ * verified, `lno=` offers read (bolt12.ts), networks and amounts compared, unknown `req-`
+ * parameters refused. `sp=`, `pj=` and `pay=` are shown, not acted on. A URI with `r=` is a
+ * BIP70 request to fetch.
  *
  * Verdict: "verified" only when everything it offers to pay is a Lightning invoice whose
- * signature holds (no address to pay that nothing signs); "unsigned" for a plain address.
+ * signature holds (no address or offer to pay that nothing signs); "unsigned" for a plain address.
  */
 
 const SEGWIT_KEYS = { bc: 'main', tb: 'test', bcrt: 'regtest' } as const;
@@ -82,55 +84,84 @@ function readAddresses(uri: BitcoinUri, found: Findings): void {
   }
 }
 
-function readLightning(uri: BitcoinUri, found: Findings): void {
-  for (const value of uri.instructions.lightning) {
-    try {
-      if (/^(lightning:)?lnurl/i.test(value)) found.details.lnurl ??= parseLnurl(value);
-      else found.details.invoices.push(decodeBolt11(value));
-    } catch (error) {
-      if (!isPaymentError(error)) throw error;
-      found.reasons.push(error.message);
-    }
+/** Reads a value with its decoder; what the decoder refuses becomes a reason. */
+function readInto(found: Findings, read: () => void): void {
+  try {
+    read();
+  } catch (error) {
+    if (!isPaymentError(error)) throw error;
+    found.reasons.push(error.message);
   }
 }
 
-/** Every address and invoice must be for one network; returns it. */
+function readLightning(uri: BitcoinUri, found: Findings): void {
+  for (const value of uri.instructions.lightning) {
+    readInto(found, () => {
+      if (/^(lightning:)?lnurl/i.test(value)) found.details.lnurl ??= parseLnurl(value);
+      else found.details.invoices.push(decodeBolt11(value));
+    });
+  }
+  for (const value of uri.instructions.lno)
+    readInto(found, () => found.details.offers.push(decodeBolt12(value)));
+}
+
+/** Every address, invoice and offer must be for one network; returns it. */
 function commonNetwork(found: Findings): Chain | undefined {
-  const { address, segwit, invoices } = found.details;
+  const { address, segwit, invoices, offers } = found.details;
   const addresses = [...(address ? [address] : []), ...segwit];
-  for (const invoice of invoices) {
+  const lightning = [...invoices, ...offers];
+  for (const { network } of lightning) {
     for (const a of addresses) {
-      if (!addressFitsChain(a, invoice.network))
-        found.reasons.push(t('payUriNetworkMismatch', quote(a.address, 100), chainName(invoice.network)));
+      if (!addressFitsChain(a, network))
+        found.reasons.push(t('payUriNetworkMismatch', quote(a.address, 100), chainName(network)));
     }
-    if (invoice.network !== invoices[0]!.network) found.reasons.push(t('payUriInvoicesNetworks'));
+    if (network !== lightning[0]!.network) found.reasons.push(t('payUriInvoicesNetworks'));
   }
   for (const a of addresses) {
-    if (a.prefixNetwork !== addresses[0]!.prefixNetwork && invoices.length === 0)
+    if (a.prefixNetwork !== addresses[0]!.prefixNetwork && lightning.length === 0)
       found.reasons.push(
         t('payUriNetworkMismatch', quote(a.address, 100), chainName(addresses[0]!.prefixNetwork)),
       );
   }
-  return invoices[0]?.network ?? addresses[0]?.prefixNetwork;
+  return lightning[0]?.network ?? addresses[0]?.prefixNetwork;
 }
 
-function compareInvoices(uri: BitcoinUri, invoices: Bolt11Invoice[], found: Findings, now: Date): void {
+/** Expired invoices and offers, and amounts in millisatoshis that differ from the URI's. */
+function compareInvoices(uri: BitcoinUri, found: Findings, now: Date): void {
+  const { invoices, offers } = found.details;
   for (const invoice of invoices) {
     if (invoice.expiresAt < unixSeconds(now))
       found.warnings.push(t('payInvoiceExpired', formatTime(invoice.expiresAt)));
   }
+  for (const { absoluteExpiry } of offers) {
+    if (absoluteExpiry !== undefined && absoluteExpiry < unixSeconds(now))
+      found.warnings.push(t('payOfferExpired', formatTime(absoluteExpiry)));
+  }
   if (uri.amount === undefined) return;
-  for (const invoice of invoices) {
-    if (invoice.amountMsat !== undefined && invoice.amountMsat !== uri.amount * 1000n) {
+  const amounts = [
+    ...invoices.map((invoice) => invoice.amountMsat),
+    ...offers.map((offer) => (offer.currency ? undefined : offer.amount)),
+  ];
+  for (const msat of amounts) {
+    if (msat !== undefined && msat !== uri.amount * 1000n) {
       found.warnings.push(
         t(
           'payUriAmountMismatch',
           formatAmountForPeople({ value: uri.amount, unit: 'sat' }),
-          formatAmountForPeople({ value: invoice.amountMsat, unit: 'msat' }),
+          formatAmountForPeople({ value: msat, unit: 'msat' }),
         ),
       );
     }
   }
+}
+
+/** The amount a URI asks for: its own, else its first invoice's, else its first offer's. */
+function amountOf(uri: BitcoinUri, { invoices, offers }: Bip21Details): Amount | undefined {
+  if (uri.amount !== undefined) return { value: uri.amount, unit: 'sat' };
+  const invoice = invoices.find((i) => i.amountMsat !== undefined);
+  if (invoice) return { value: invoice.amountMsat!, unit: 'msat' };
+  const offer = offers.find((o) => o.amount !== undefined);
+  return offer ? { value: offer.amount!, unit: offer.currency ?? 'msat' } : undefined;
 }
 
 /** Judges a parsed URI at `now` (invoice expiry). */
@@ -138,13 +169,13 @@ export function checkBitcoinUri(uri: BitcoinUri, now: Date): CheckedRequest {
   const found: Findings = {
     reasons: [],
     warnings: [],
-    details: { uri, segwit: [], invoices: [], presentOnly: [] },
+    details: { uri, segwit: [], invoices: [], offers: [], presentOnly: [] },
   };
   if (uri.unknownRequired.length > 0)
     found.reasons.push(t('payInputRequires', uri.unknownRequired.join(', ').slice(0, 80)));
   readAddresses(uri, found);
   readLightning(uri, found);
-  for (const key of ['lno', 'sp', 'pay'] as const)
+  for (const key of ['sp', 'pay'] as const)
     for (const value of uri.instructions[key]) found.details.presentOnly.push({ key, value });
   if (uri.pj !== undefined) found.details.presentOnly.push({ key: 'pj', value: uri.pj });
   if (uri.amount === 0n) found.reasons.push(t('payUriAmountZero'));
@@ -152,28 +183,38 @@ export function checkBitcoinUri(uri: BitcoinUri, now: Date): CheckedRequest {
     if (uri.pop.required) found.reasons.push(t('payUriPopRequired'));
     else found.warnings.push(t('payUriPopIgnored'));
   }
-  const { address, segwit, invoices, lnurl, presentOnly } = found.details;
+  const { address, segwit, invoices, offers, lnurl, presentOnly } = found.details;
   const payable =
-    address || segwit.length || invoices.length || lnurl || presentOnly.some((p) => p.key !== 'pj');
+    address ||
+    segwit.length ||
+    invoices.length ||
+    offers.length ||
+    lnurl ||
+    presentOnly.some((p) => p.key !== 'pj');
   if (!payable && uri.r === undefined && found.reasons.length === 0) found.reasons.push(t('payUriNothing'));
   const network = commonNetwork(found);
-  compareInvoices(uri, invoices, found, now);
+  compareInvoices(uri, found, now);
 
-  // Signed only when nothing but verified invoices is offered.
+  // Signed only when nothing but verified invoices is offered (an offer is not signed).
   const onlyInvoices =
-    invoices.length > 0 && !address && segwit.length === 0 && !lnurl && presentOnly.length === 0;
+    invoices.length > 0 &&
+    !address &&
+    segwit.length === 0 &&
+    offers.length === 0 &&
+    !lnurl &&
+    presentOnly.length === 0;
   const verdict = verdictOf(found.reasons, onlyInvoices && uri.r === undefined);
   const first = invoices[0];
   const expiresAt = onlyInvoices ? first!.expiresAt : undefined;
   const expired = expiresAt !== undefined && expiresAt < unixSeconds(now);
-  const amount: Amount | undefined =
-    uri.amount !== undefined
-      ? { value: uri.amount, unit: 'sat' }
-      : first?.amountMsat !== undefined
-        ? { value: first.amountMsat, unit: 'msat' }
-        : undefined;
+  const amount = amountOf(uri, found.details);
   const payee =
-    address?.address ?? segwit[0]?.address ?? first?.payeeNodeKey ?? lnurl?.label ?? presentOnly[0]?.value;
+    address?.address ??
+    segwit[0]?.address ??
+    first?.payeeNodeKey ??
+    offers[0]?.issuerId ??
+    lnurl?.label ??
+    presentOnly[0]?.value;
   const checked: CheckedRequest = {
     kind: 'bip21',
     verdict,

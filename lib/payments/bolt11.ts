@@ -73,7 +73,8 @@ export interface Bolt11Invoice {
 /** Longer than a QR code can hold; refused before any work. */
 export const MAX_INVOICE_LENGTH = 7_089;
 
-const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+/** Bech32's 32 characters, by their 5-bit value. */
+export const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const SIGNATURE_WORDS = 104;
 const TIMESTAMP_WORDS = 7;
 const DEFAULT_EXPIRY = 3600n;
@@ -283,7 +284,7 @@ function bech32Words(text: string): { hrp: string; words: number[] } {
   if (separator < 1) throw refuse('no-separator', 'payInvoiceNoSeparator');
   const hrp = lower.slice(0, separator);
   const data = lower.slice(separator + 1);
-  if (!/^[\x21-\x7e]+$/.test(hrp) || [...data].some((c) => !CHARSET.includes(c)))
+  if (!/^[\x21-\x7e]+$/.test(hrp) || [...data].some((c) => !BECH32_CHARSET.includes(c)))
     throw refuse('characters', 'payInvoiceCharacters');
   if (data.length < 6) throw refuse('too-short', 'payInvoiceTooShort');
   const decoded = bech32.decodeUnsafe(lower, false);
@@ -347,7 +348,7 @@ function readFields(raw: RawField[]): Fields {
   };
   for (const { tag, type, data } of raw) {
     if (tag === undefined) {
-      fields.unknownFields.push(CHARSET[type]!);
+      fields.unknownFields.push(BECH32_CHARSET[type]!);
       continue;
     }
     const fixed = FIXED_WORDS[tag];

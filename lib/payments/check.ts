@@ -1,12 +1,21 @@
 import { t } from '../i18n';
-import { checkBitcoinUriText } from './bip21';
+import { checkBitcoinUri } from './bip21';
 import { nameNotLookedUp } from './bip353/offline';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
-import { isPaymentError, PaymentError } from './errors';
+import { type Bolt12Offer, decodeBolt12 } from './bolt12';
+import { currencyDigits } from './currency';
+import { isPaymentError } from './errors';
 import { formatTime, unixSeconds } from './expiry';
-import { kindOfText } from './forms';
-import { type LnurlInvoice, type LnurlPayParams, type LnurlTarget, parseLnurl } from './lnurl';
-import { type Amount, type CheckedRequest, networkWarning, nodeSigner, verdictOf } from './request';
+import type { LnurlInvoice, LnurlPayParams, LnurlTarget } from './lnurl';
+import { type ReadPayment, readPayment } from './read';
+import {
+  type Amount,
+  type CheckedRequest,
+  networkWarning,
+  nodeSigner,
+  type RequestKind,
+  verdictOf,
+} from './request';
 import type { Verdict } from './verdict';
 import type { PaymentRequestEvaluation } from './verify';
 
@@ -47,7 +56,39 @@ function invoiceRequest(
   return checked;
 }
 
-const invalid = (kind: CheckedRequest['kind'], reasons: string[]): CheckedRequest => ({
+/**
+ * A BOLT 12 offer judged at `now`: unsigned (an offer carries no signature; the invoice a wallet
+ * asks for will be signed by its issuer key), handed to a wallet as `lightning:lno1…` unless it
+ * has expired.
+ */
+export function offerRequest(offer: Bolt12Offer, now: Date): CheckedRequest {
+  const expired = offer.absoluteExpiry !== undefined && offer.absoluteExpiry < unixSeconds(now);
+  const checked: CheckedRequest = {
+    kind: 'bolt12',
+    verdict: 'unsigned',
+    reasons: [],
+    warnings: [
+      ...networkWarning(offer.network),
+      ...(expired ? [t('payOfferExpired', formatTime(offer.absoluteExpiry!))] : []),
+      ...(offer.currency && currencyDigits(offer.currency) === undefined
+        ? [t('payOfferCurrencyUnknown', offer.currency)]
+        : []),
+    ],
+    expired,
+    network: offer.network,
+    bolt12: offer,
+  };
+  // Without an issuer key, the last hop of a blinded path is the key the invoice is signed with.
+  const payee = offer.issuerId ?? offer.paths[0]?.hops.at(-1)?.blindedNodeId;
+  if (payee) checked.payee = payee;
+  if (offer.amount !== undefined) checked.amount = { value: offer.amount, unit: offer.currency ?? 'msat' };
+  if (offer.description !== undefined) checked.description = offer.description;
+  if (offer.absoluteExpiry !== undefined) checked.expiresAt = offer.absoluteExpiry;
+  if (!expired) checked.handOff = { uri: `lightning:${offer.offer}`, offer: offer.offer };
+  return checked;
+}
+
+const invalid = (kind: RequestKind, reasons: string[]): CheckedRequest => ({
   kind,
   verdict: 'invalid',
   reasons,
@@ -55,16 +96,34 @@ const invalid = (kind: CheckedRequest['kind'], reasons: string[]): CheckedReques
   expired: false,
 });
 
-/** A BOLT 11 invoice judged at `now`; a refused one is an invalid request with the reason. */
-export function checkBolt11Text(text: string, now: Date): CheckedRequest {
-  let invoice: Bolt11Invoice;
+/** What a decoder reads, judged; what it refuses is an invalid request with the reason. */
+function decoded<T>(kind: RequestKind, decode: () => T, judge: (value: T) => CheckedRequest): CheckedRequest {
+  let value: T;
   try {
-    invoice = decodeBolt11(text);
+    value = decode();
   } catch (error) {
     if (!isPaymentError(error)) throw error;
-    return invalid('bolt11', [error.message]);
+    return invalid(kind, [error.message]);
   }
-  return { kind: 'bolt11', verdict: 'verified', reasons: [], ...invoiceRequest(invoice, now) };
+  return judge(value);
+}
+
+/** A BOLT 11 invoice judged at `now`; a refused one is an invalid request with the reason. */
+export function checkBolt11Text(text: string, now: Date): CheckedRequest {
+  return decoded(
+    'bolt11',
+    () => decodeBolt11(text),
+    (invoice) => ({ kind: 'bolt11', verdict: 'verified', reasons: [], ...invoiceRequest(invoice, now) }),
+  );
+}
+
+/** A BOLT 12 offer's text judged at `now`; a refused one is an invalid request with the reason. */
+export function checkBolt12Text(text: string, now: Date): CheckedRequest {
+  return decoded(
+    'bolt12',
+    () => decodeBolt12(text),
+    (offer) => offerRequest(offer, now),
+  );
 }
 
 /**
@@ -87,9 +146,14 @@ export function lnurlRequest(
     reasons,
     expired: false,
     ...base,
-    warnings: [...target.warnings, ...(params?.warnings ?? []), ...(base?.warnings ?? [])],
+    warnings: [
+      ...target.warnings,
+      ...(params?.warnings ?? []),
+      ...(fetched?.warnings ?? []),
+      ...(base?.warnings ?? []),
+    ],
     payee: base?.payee ?? target.label,
-    lnurl: params ? { target, params } : { target },
+    lnurl: { target, ...(params ? { params } : {}), ...(fetched?.verify ? { verify: fetched.verify } : {}) },
   };
   if (params) checked.description = params.description;
   if (!base && params && params.minSendableMsat === params.maxSendableMsat)
@@ -139,20 +203,24 @@ export function bip70Request(
  * form throws PaymentError('bad-input').
  */
 export function checkPaymentText(text: string, now: Date): CheckedRequest {
-  switch (kindOfText(text)) {
+  return checkRead(readPayment(text), now);
+}
+
+/** Judges text the parser (read.ts) has read, at `now`. */
+export function checkRead(read: ReadPayment, now: Date): CheckedRequest {
+  switch (read.form) {
     case 'bip21':
-      return checkBitcoinUriText(text, now);
+      return 'unreadable' in read
+        ? invalid('bip21', [read.unreadable.message])
+        : checkBitcoinUri(read.uri, now);
     case 'bolt11':
-      return checkBolt11Text(text, now);
+      return checkBolt11Text(read.text, now);
+    case 'bolt12':
+      return checkBolt12Text(read.text, now);
     case 'lnurl':
-      try {
-        return lnurlRequest(parseLnurl(text));
-      } catch (error) {
-        if (!isPaymentError(error)) throw error;
-        return invalid('lnurl', [error.message]);
-      }
+      return 'unreadable' in read ? invalid('lnurl', [read.unreadable.message]) : lnurlRequest(read.target);
     case 'bip353':
-      return nameNotLookedUp(text);
+      return 'unreadable' in read ? invalid('bip353', [read.unreadable.message]) : nameNotLookedUp(read.name);
     case 'bip70':
       return {
         kind: 'bip70',
@@ -161,8 +229,6 @@ export function checkPaymentText(text: string, now: Date): CheckedRequest {
         warnings: [t('payNotFetched')],
         expired: false,
       };
-    default:
-      throw new PaymentError('bad-input', t('payInputNotLink'));
   }
 }
 
@@ -172,7 +238,8 @@ export interface PaymentReport {
   verdict: Verdict;
   reason: string | null;
   network: string | null;
-  amount: { value: string; unit: Amount['unit'] } | null;
+  /** For another currency, `decimals` is its ISO 4217 exponent: {"10000", "USD", 2} is 100.00 USD. */
+  amount: { value: string; unit: Amount['unit']; decimals?: number } | null;
   payee: string | null;
   [more: string]: unknown;
 }
@@ -182,13 +249,20 @@ function isoTime(seconds: bigint): string {
   return seconds > 8_640_000_000_000n ? seconds.toString() : new Date(Number(seconds) * 1000).toISOString();
 }
 
+function amountReport(amount: Amount): PaymentReport['amount'] {
+  const report: PaymentReport['amount'] = { value: amount.value.toString(), unit: amount.unit };
+  if (amount.unit === 'sat' || amount.unit === 'msat') return report;
+  const decimals = currencyDigits(amount.unit);
+  return decimals === undefined ? report : { ...report, decimals };
+}
+
 export function reportOf(checked: CheckedRequest): PaymentReport {
   const report: PaymentReport = {
     kind: checked.kind,
     verdict: checked.verdict,
     reason: checked.reasons.length ? checked.reasons.join(' ') : null,
     network: checked.network ?? null,
-    amount: checked.amount ? { value: checked.amount.value.toString(), unit: checked.amount.unit } : null,
+    amount: checked.amount ? amountReport(checked.amount) : null,
     payee: checked.payee ?? null,
     description: checked.description ?? null,
     expires: checked.expiresAt === undefined ? null : isoTime(checked.expiresAt),

@@ -14,6 +14,7 @@ export type PaymentErrorCode =
   | 'bad-transaction'
   | 'bad-input'
   | 'bad-invoice'
+  | 'bad-offer'
   | 'bad-lnurl'
   | 'expired'
   /** A redirect away from the request's origin, or one the browser hides. */

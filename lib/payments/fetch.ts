@@ -1,5 +1,6 @@
 import { plural, t } from '../i18n';
 import { PaymentError } from './errors';
+import { PAYMENT_REQUEST_MIME } from './forms';
 import {
   type HttpOptions,
   mediaType,
@@ -10,7 +11,6 @@ import {
 } from './http';
 import { MAX_PAYMENT_REQUEST_BYTES } from './limits';
 import { paymentGet } from './same-origin';
-import { PAYMENT_REQUEST_MIME } from './uri';
 
 /**
  * Fetching a PaymentRequest (BIP72 / BIP71): GET with the BIP70 Accept header, refuse any other

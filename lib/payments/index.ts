@@ -2,13 +2,16 @@
  * lib/payments — the BIP70 payment protocol, with no extension API and no page DOM: fetch, the
  * clock, the root store and WebCrypto come in as parameters, so all of it runs under Node.
  *
- * Typical flow: paymentLinkOf(anchor) → fetchPaymentRequest(url, { fetch }) →
+ * Typical flow: paymentLinkOf(anchor) → readPayment(text) → fetchPaymentRequest(url, { fetch }) →
  * evaluatePaymentRequest(bytes, { roots: bundledRootStore(), now: new Date() }) → show it →
  * assertNotExpired(details, new Date()) → buildPayment(...) → sendPayment(paymentUrl, bytes, { fetch }).
  *
  * Beyond BIP70, every request comes out as one model (request.ts's CheckedRequest): bitcoin: URIs
- * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), LNURL-pay and Lightning Addresses
- * (lnurl.ts); check.ts turns text into it, forms.ts tells the kinds apart cheaply.
+ * (uri.ts reads, bip21.ts judges), BOLT 11 invoices (bolt11.ts), BOLT 12 offers (bolt12.ts, on
+ * tlv.ts), LNURL-pay and Lightning Addresses (lnurl-target.ts reads, lnurl.ts looks up,
+ * lnurl-verify.ts asks whether an invoice was paid). forms.ts classifies text and links by their
+ * form, cheaply (the content script); read.ts is the one parser that reads them; check.ts turns
+ * what it read into the model.
  *
  * The payment page's own logic is here too, as pure functions: what it was opened with
  * (page-input), its states (page-view), time left (timing), wallet URIs (wallet), failures as
@@ -26,12 +29,16 @@ export {
 export { formatBtc, formatBtcForPeople, parseBtc } from './amounts';
 export { checkBitcoinUri, checkBitcoinUriText } from './bip21';
 export { type Bolt11Invoice, decodeBolt11 } from './bolt11';
+export { type BlindedPath, type Bolt12Offer, decodeBolt12 } from './bolt12';
 export { type ChainResult, validateChain } from './chain';
 export {
   bip70Request,
   checkBolt11Text,
+  checkBolt12Text,
   checkPaymentText,
+  checkRead,
   lnurlRequest,
+  offerRequest,
   type PaymentReport,
   reportOf,
 } from './check';
@@ -60,7 +67,17 @@ export { isPaymentError, PaymentError, type PaymentErrorCode } from './errors';
 export { assertNotExpired, formatTime, isExpired } from './expiry';
 export { describePaymentFailure } from './failure';
 export { type FetchedPaymentRequest, fetchPaymentRequest } from './fetch';
-export { kindOfText, looksLikeBolt11, looksLikeLnurl, MAX_REQUEST_TEXT, type TextKind } from './forms';
+export {
+  type Anchor,
+  type FoundLink,
+  looksLikeBolt11,
+  looksLikeLnurl,
+  MAX_REQUEST_TEXT,
+  PAYMENT_REQUEST_MIME,
+  paymentFormOf,
+  paymentLinkOf,
+  type RequestForm,
+} from './forms';
 export type { FetchLike, HttpOptions } from './http';
 export {
   MAX_CERTIFICATES,
@@ -76,6 +93,7 @@ export {
   type LnurlTarget,
   parseLnurl,
 } from './lnurl';
+export { checkLnurlPayment, type PaymentStatus } from './lnurl-verify';
 export { type LoadedRequest, type LoadOptions, loadPaymentRequest } from './load';
 export {
   type FetchedSource,
@@ -88,6 +106,7 @@ export {
   serverOf,
   sourceFromParams,
   sourceFromText,
+  sourceOf,
 } from './page-input';
 export { type PageEvent, type PageView, pageReducer } from './page-view';
 export {
@@ -101,6 +120,7 @@ export {
   preparePayment,
   sendPayment,
 } from './payment';
+export { type ReadPayment, readPayment } from './read';
 export type { Amount, CheckedRequest, RequestKind, Signer, WalletHandOff } from './request';
 export {
   bundledRootStore,
@@ -118,14 +138,7 @@ export {
   parseTransactionsHex,
   uncoveredOutputs,
 } from './transactions';
-export {
-  type BitcoinUri,
-  bitcoinUriFor,
-  PAYMENT_REQUEST_MIME,
-  type PaymentLink,
-  parseBitcoinUri,
-  paymentLinkOf,
-} from './uri';
+export { type BitcoinUri, bitcoinUriFor, parseBitcoinUri } from './uri';
 export type { EvaluatedDetails, EvaluatedOutput, Verdict } from './verdict';
 export {
   type EvaluateOptions,

@@ -1,34 +1,21 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bech32, hex } from '@scure/base';
+import { hex } from '@scure/base';
 import { plural, t } from '../i18n';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { isPaymentError, PaymentError } from './errors';
 import { type FetchLike, readCapped, withDeadline } from './http';
+import { badLnurl, type LnurlTarget, serviceUrl } from './lnurl-target';
 import { paymentGet } from './same-origin';
 import { quote } from './verdict';
 
-/**
- * LNURL-pay (LUD-06) and Lightning Addresses (LUD-16): the link or `name@domain` read offline,
- * then — only when the person asks — the service's terms fetched and, for the amount they
- * choose, an invoice, refused unless its description hash is the SHA-256 of the metadata the
- * service showed and its amount is the one asked for. Forms read: bech32 `lnurl1…` (LUD-01, with
- * or without `lightning:`), `lnurlp://` (LUD-17), and `name@domain` (with or without
- * `lightning:`). Services are reached over https; plain http only for .onion (LUD-01) and this
- * machine (a local test service), with a warning.
- */
+export { type LnurlTarget, parseLnurl } from './lnurl-target';
 
-export interface LnurlTarget {
-  /** "address": a Lightning Address; "link": an LNURL. */
-  form: 'address' | 'link';
-  /** What the person sees: `name@domain` or the link's URL. */
-  label: string;
-  /** Where the terms are fetched from. */
-  url: string;
-  host: string;
-  /** `name@domain` for a Lightning Address. */
-  identifier?: string;
-  warnings: string[];
-}
+/**
+ * LNURL-pay (LUD-06) and Lightning Addresses (LUD-16), once read (lnurl-target.ts): only when the
+ * person asks, the service's terms fetched and, for the amount they choose, an invoice, refused
+ * unless its description hash is the SHA-256 of the metadata the service showed and its amount is
+ * the one asked for.
+ */
 
 export interface LnurlPayParams {
   callback: string;
@@ -49,88 +36,6 @@ export interface LnurlPayParams {
 /** Terms and invoices are small; a picture (LUD-06: up to 136,536 base64 characters) fits easily. */
 export const MAX_LNURL_RESPONSE_BYTES = 256 * 1024;
 
-const USERNAME = /^[a-z0-9\-_.]+$/;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
-
-function bad(detail: string, why: string): PaymentError {
-  return new PaymentError('bad-lnurl', why, { detail });
-}
-
-const isLoopback = (host: string) =>
-  host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-
-/** The service's URL if Hushdrop may use it: https, or http for .onion and this machine. */
-function serviceUrl(text: string): { url: URL; warnings: string[] } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw bad('url', t('payLnurlNotWeb'));
-  }
-  if (url.username || url.password) throw bad('url', t('payLnurlNotWeb'));
-  if (url.protocol === 'https:') return { url, warnings: [] };
-  if (url.protocol === 'http:' && (url.hostname.endsWith('.onion') || isLoopback(url.hostname)))
-    return { url, warnings: [t('payLnurlPlainHttp', url.host)] };
-  throw bad('url', t('payLnurlNotHttps'));
-}
-
-function target(form: LnurlTarget['form'], label: string, url: string, identifier?: string): LnurlTarget {
-  const checked = serviceUrl(url);
-  const out: LnurlTarget = {
-    form,
-    label,
-    url: checked.url.href,
-    host: checked.url.host,
-    warnings: checked.warnings,
-  };
-  if (identifier) out.identifier = identifier;
-  return out;
-}
-
-/** Reads an LNURL-pay link or Lightning Address; throws PaymentError('bad-lnurl') saying why not. */
-export function parseLnurl(input: string): LnurlTarget {
-  const text = input.trim().replace(/^lightning:/i, '');
-  if (/^lnurl1/i.test(text)) {
-    if (text !== text.toLowerCase() && text !== text.toUpperCase())
-      throw bad('mixed-case', t('payLnurlUnreadable'));
-    const decoded = bech32.decodeUnsafe(text.toLowerCase(), false);
-    const bytes = decoded && decoded.prefix === 'lnurl' ? bech32.fromWordsUnsafe(decoded.words) : undefined;
-    if (!bytes) throw bad('bech32', t('payLnurlUnreadable'));
-    let url: string;
-    try {
-      url = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw bad('bech32', t('payLnurlUnreadable'));
-    }
-    return target('link', url, url);
-  }
-  if (/^lnurlp:\/\//i.test(text)) {
-    const rest = text.slice('lnurlp://'.length);
-    const host = rest.split(/[/?#]/)[0]!.toLowerCase();
-    const scheme = host.endsWith('.onion') || isLoopback(host.replace(/:\d+$/, '')) ? 'http' : 'https';
-    const url = `${scheme}://${rest}`;
-    return target('link', text, url);
-  }
-  const at = text.lastIndexOf('@');
-  if (at > 0) {
-    const name = text.slice(0, at).toLowerCase();
-    const domain = text.slice(at + 1).toLowerCase();
-    const [host, port] = domain.split(/:(?=\d+$)/) as [string, string?];
-    if (!USERNAME.test(name)) throw bad('address', t('payLnurlAddressName'));
-    // A port only for a service on this machine (a test service); real addresses have none.
-    if (!(HOSTNAME.test(host) || isLoopback(host)) || (port !== undefined && !isLoopback(host)))
-      throw bad('address', t('payLnurlAddressDomain'));
-    const scheme = host.endsWith('.onion') || isLoopback(host) ? 'http' : 'https';
-    return target(
-      'address',
-      `${name}@${domain}`,
-      `${scheme}://${domain}/.well-known/lnurlp/${name}`,
-      `${name}@${domain}`,
-    );
-  }
-  throw bad('form', t('payLnurlUnreadable'));
-}
-
 export interface LnurlFetchOptions {
   fetch: FetchLike;
   signal?: AbortSignal;
@@ -141,7 +46,7 @@ export interface LnurlFetchOptions {
  * GETs a service's JSON, whatever its status code or Content-Type (LUD-01 says to ignore both),
  * refusing redirects and anything over MAX_LNURL_RESPONSE_BYTES.
  */
-async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<string, unknown>> {
+export async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<string, unknown>> {
   const host = new URL(url).host;
   return withDeadline(
     options,
@@ -154,20 +59,20 @@ async function getJson(url: string, options: LnurlFetchOptions): Promise<Record<
         t('payLnurlNoAnswer', host),
       );
       const bytes = await readCapped(response, MAX_LNURL_RESPONSE_BYTES, (size) =>
-        bad('too-large', t('payLnurlTooLarge', size, plural('bytes', MAX_LNURL_RESPONSE_BYTES))),
+        badLnurl('too-large', t('payLnurlTooLarge', size, plural('bytes', MAX_LNURL_RESPONSE_BYTES))),
       );
       let body: unknown;
       try {
         body = JSON.parse(new TextDecoder().decode(bytes));
       } catch {
-        throw bad('not-json', t('payLnurlNotJson', host));
+        throw badLnurl('not-json', t('payLnurlNotJson', host));
       }
       if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw bad('not-json', t('payLnurlNotJson', host));
+        throw badLnurl('not-json', t('payLnurlNotJson', host));
       const record = body as Record<string, unknown>;
       if (record.status === 'ERROR') {
         const reason = typeof record.reason === 'string' ? record.reason : '';
-        throw bad('service-error', t('payLnurlServiceError', host, quote(reason, 200)));
+        throw badLnurl('service-error', t('payLnurlServiceError', host, quote(reason, 200)));
       }
       return record;
     },
@@ -190,13 +95,14 @@ function readMetadata(
   try {
     entries = JSON.parse(metadata);
   } catch {
-    throw bad('metadata', t('payLnurlMetadata'));
+    throw badLnurl('metadata', t('payLnurlMetadata'));
   }
   if (!Array.isArray(entries) || !entries.every((e) => Array.isArray(e) && typeof e[0] === 'string'))
-    throw bad('metadata', t('payLnurlMetadata'));
+    throw badLnurl('metadata', t('payLnurlMetadata'));
   const of = (type: string) => (entries as unknown[][]).filter((e) => e[0] === type);
   const plain = of('text/plain');
-  if (plain.length !== 1 || typeof plain[0]![1] !== 'string') throw bad('metadata', t('payLnurlMetadata'));
+  if (plain.length !== 1 || typeof plain[0]![1] !== 'string')
+    throw badLnurl('metadata', t('payLnurlMetadata'));
   const out: ReturnType<typeof readMetadata> = {
     description: plain[0]![1] as string,
     hasImage: of('image/png;base64').length + of('image/jpeg;base64').length > 0,
@@ -214,19 +120,20 @@ export async function fetchPayParams(
   options: LnurlFetchOptions,
 ): Promise<LnurlPayParams> {
   const body = await getJson(target.url, options);
-  if (body.tag !== 'payRequest') throw bad('tag', t('payLnurlNotPay', quote(String(body.tag ?? ''), 40)));
-  if (typeof body.callback !== 'string') throw bad('callback', t('payLnurlCallback'));
+  if (body.tag !== 'payRequest')
+    throw badLnurl('tag', t('payLnurlNotPay', quote(String(body.tag ?? ''), 40)));
+  if (typeof body.callback !== 'string') throw badLnurl('callback', t('payLnurlCallback'));
   const callback = serviceUrl(body.callback);
   const min = msatOf(body.minSendable);
   const max = msatOf(body.maxSendable);
   if (min === undefined || max === undefined || min < 1n || min > max)
-    throw bad('limits', t('payLnurlLimits'));
-  if (typeof body.metadata !== 'string') throw bad('metadata', t('payLnurlMetadata'));
+    throw badLnurl('limits', t('payLnurlLimits'));
+  if (typeof body.metadata !== 'string') throw badLnurl('metadata', t('payLnurlMetadata'));
   const metadata = readMetadata(body.metadata);
   // The person allowed the service's own site, and only it: an invoice from elsewhere would need a
   // second permission for a site they never chose, and would hide who answers (same-origin rule).
   if (callback.url.origin !== new URL(target.url).origin)
-    throw bad('callback', t('payLnurlOtherHost', callback.url.host, target.host));
+    throw badLnurl('callback', t('payLnurlOtherHost', callback.url.host, target.host));
   const warnings = [...target.warnings, ...callback.warnings];
   if (target.identifier && metadata.identifier?.toLowerCase() !== target.identifier)
     warnings.push(t('payLnurlIdentifier', target.identifier));
@@ -251,6 +158,30 @@ export interface LnurlInvoice {
   invoice?: Bolt11Invoice;
   /** Why the invoice must not be paid (empty when it matches). */
   reasons: string[];
+  /** LUD-21: where the service says whether the invoice was paid, on the terms' own origin. */
+  verify?: string;
+  warnings?: string[];
+}
+
+/**
+ * LUD-21's `verify` address from a callback's answer, if Hushdrop may ask it: a web address on the
+ * origin the person allowed (the terms', which is the callback's), like every LNURL request. One
+ * elsewhere is left unasked, with a warning saying so.
+ */
+function verifyOf(
+  body: Record<string, unknown>,
+  params: LnurlPayParams,
+): Pick<LnurlInvoice, 'verify' | 'warnings'> {
+  if (body.verify === undefined || body.verify === null) return {};
+  const origin = new URL(params.callback).origin;
+  try {
+    const url = typeof body.verify === 'string' ? serviceUrl(body.verify).url : undefined;
+    if (url?.origin === origin) return { verify: url.href };
+    if (url) return { warnings: [t('payLnurlVerifyOtherHost', url.host)] };
+  } catch (error) {
+    if (!isPaymentError(error)) throw error;
+  }
+  return { warnings: [t('payLnurlVerifyNotWeb')] };
 }
 
 /**
@@ -267,7 +198,7 @@ export async function fetchLnurlInvoice(
   if (amountMsat < params.minSendableMsat || amountMsat > params.maxSendableMsat)
     throw new PaymentError('bad-input', t('payLnurlOutOfLimits'));
   const body = await getJson(invoiceUrl(params, amountMsat), options);
-  if (typeof body.pr !== 'string') throw bad('no-invoice', t('payLnurlNoInvoice'));
+  if (typeof body.pr !== 'string') throw badLnurl('no-invoice', t('payLnurlNoInvoice'));
   let invoice: Bolt11Invoice;
   try {
     invoice = decodeBolt11(body.pr);
@@ -279,5 +210,5 @@ export async function fetchLnurlInvoice(
   const expected = hex.encode(sha256(new TextEncoder().encode(params.metadata)));
   if (invoice.descriptionHash !== expected) reasons.push(t('payLnurlHashMismatch'));
   if (invoice.amountMsat !== amountMsat) reasons.push(t('payLnurlAmountMismatch'));
-  return { invoice, reasons };
+  return { invoice, reasons, ...verifyOf(body, params) };
 }

@@ -1,6 +1,6 @@
 import { fetchPaymentRequest } from './fetch';
+import { httpUrl } from './forms';
 import type { FetchLike } from './http';
-import { httpUrl } from './page-input';
 import type { RootStore } from './roots';
 import { evaluatePaymentRequest, type PaymentRequestEvaluation } from './verify';
 

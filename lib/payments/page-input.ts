@@ -1,16 +1,17 @@
 import { t } from '../i18n';
 import type { Bip353Name } from './bip353/name';
-import { alsoName, type NameSource, nameSource } from './bip353/source';
+import type { NameSource } from './bip353/source';
 import { PaymentError } from './errors';
-import { kindOfText } from './forms';
-import { type LnurlTarget, parseLnurl } from './lnurl';
-import { type BitcoinUri, parseBitcoinUri } from './uri';
+import { httpUrl, paymentFormOf } from './forms';
+import type { LnurlTarget } from './lnurl-target';
+import { type ReadPayment, readPayment } from './read';
+import type { BitcoinUri } from './uri';
 
 /**
- * What the payment page is asked to show, read from text a person pasted or clicked, or from the
- * page's own address. Three ways in:
+ * What the payment page is asked to show, from text a person pasted or clicked, or from the page's
+ * own address, as read by read.ts's parser. Four ways in:
  *   request  a BIP70 request to fetch (its web address, or a bitcoin: URI with r=)
- *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice
+ *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice or offer
  *   lnurl    an LNURL-pay link or Lightning Address, looked up only when the person asks
  *   name     a BIP 353 name `₿user@domain`, looked up only when the person asks (a plain
  *            `user@domain` is an lnurl source with `name`: asked as a BIP 353 name first)
@@ -38,15 +39,6 @@ export type FetchedSource = RequestSource | LnurlSource | NameSource;
 
 const badInput = (message: string) => new PaymentError('bad-input', message);
 
-export function httpUrl(text: string): URL | undefined {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const withPage = (pageUrl: string | undefined) => (pageUrl ? { pageUrl } : {});
 
 /** The server a source contacts first: the BIP70 request, the LNURL service's terms, or the name's resolver. */
@@ -57,41 +49,43 @@ export const serverOf = (source: FetchedSource) =>
       ? (source.resolver ?? '')
       : source.target.url;
 
-/** Pasted or clicked text: a web address, a bitcoin: URI, an invoice, an LNURL or name@domain. */
-export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
-  const trimmed = text.trim();
-  if (trimmed === '') throw badInput(t('payInputEmpty'));
-  switch (kindOfText(trimmed)) {
+/** What the page does with text read by the parser (read.ts). */
+export function sourceOf(read: ReadPayment, pageUrl?: string): PaymentSource {
+  switch (read.form) {
     case 'bip21': {
-      let uri: BitcoinUri | undefined;
-      try {
-        uri = parseBitcoinUri(trimmed);
-      } catch {
-        // Unreadable: shown as an invalid request, with the reason.
-      }
-      if (uri?.r === undefined) return { kind: 'offline', text: trimmed, ...withPage(pageUrl) };
-      const url = httpUrl(uri.r);
+      // Unreadable: shown as an invalid request, with the reason.
+      if ('unreadable' in read || read.uri.r === undefined)
+        return { kind: 'offline', text: read.text, ...withPage(pageUrl) };
+      const url = httpUrl(read.uri.r);
       if (!url) throw badInput(t('payInputRNotWeb'));
-      return { kind: 'request', requestUrl: url.href, ...withPage(pageUrl), uri };
+      return { kind: 'request', requestUrl: url.href, ...withPage(pageUrl), uri: read.uri };
     }
     case 'bolt11':
-      return { kind: 'offline', text: trimmed, ...withPage(pageUrl) };
-    case 'bip353':
-      return nameSource(trimmed, pageUrl);
+    case 'bolt12':
+      return { kind: 'offline', text: read.text, ...withPage(pageUrl) };
     case 'lnurl':
-      try {
-        const target = parseLnurl(trimmed);
-        const name = target.form === 'address' && !/^lightning:/i.test(trimmed) ? alsoName(trimmed) : {};
-        return { kind: 'lnurl', text: trimmed, target, ...withPage(pageUrl), ...name };
-      } catch {
-        return { kind: 'offline', text: trimmed, ...withPage(pageUrl) };
-      }
-    case 'bip70': {
-      const url = httpUrl(trimmed);
-      if (url) return { kind: 'request', requestUrl: url.href, ...withPage(pageUrl) };
-    }
+      return 'unreadable' in read
+        ? { kind: 'offline', text: read.text, ...withPage(pageUrl) }
+        : {
+            kind: 'lnurl',
+            text: read.text,
+            target: read.target,
+            ...withPage(pageUrl),
+            ...(read.name ? { name: read.name } : {}),
+          };
+    case 'bip353':
+      // A ₿ name BIP 353 does not allow: nothing to look up, refused with the reason.
+      if ('unreadable' in read) throw read.unreadable;
+      return { kind: 'name', text: read.text, name: read.name, ...withPage(pageUrl) };
+    case 'bip70':
+      return { kind: 'request', requestUrl: read.url, ...withPage(pageUrl) };
   }
-  throw badInput(t('payInputNotLink'));
+}
+
+/** Pasted or clicked text: a web address, a bitcoin: URI, an invoice, an LNURL, name@domain or ₿name@domain. */
+export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
+  if (text.trim() === '') throw badInput(t('payInputEmpty'));
+  return sourceOf(readPayment(text), pageUrl);
 }
 
 /**
@@ -104,9 +98,9 @@ export function sourceFromParams(params: URLSearchParams): PaymentSource | undef
   const pageUrl = page && httpUrl(page) ? page : undefined;
   const r = params.get('r');
   if (r) {
-    const url = httpUrl(r);
-    if (!url) throw badInput(t('payInputParamNotWeb'));
-    return { kind: 'request', requestUrl: url.href, ...withPage(pageUrl) };
+    const read = paymentFormOf(r) === 'bip70' ? readPayment(r) : undefined;
+    if (read?.form !== 'bip70') throw badInput(t('payInputParamNotWeb'));
+    return { kind: 'request', requestUrl: read.url, ...withPage(pageUrl) };
   }
   const uri = params.get('uri');
   if (uri) return sourceFromText(uri, pageUrl);

@@ -1,10 +1,10 @@
-import { PAYMENT_REQUEST_MIME } from './uri';
+import { PAYMENT_REQUEST_MIME } from './forms';
 
 /**
  * How the content script finds payment links on a page at a cost the page cannot inflate: a
  * selector precise enough that ordinary links (and links with an unrelated `type`) never reach
  * script, a cap on the links examined, and a cap on the badge updates a page can cause.
- * `paymentLinkOf` (uri.ts) still decides for each candidate.
+ * `paymentLinkOf` (forms.ts) still decides for each candidate.
  */
 
 /**

@@ -1,6 +1,8 @@
 import { t } from '../i18n';
 import type { Chain, DecodedAddress } from './addresses';
 import type { Bolt11Invoice } from './bolt11';
+import type { Bolt12Offer } from './bolt12';
+import type { CurrencyCode } from './currency';
 import type { LnurlPayParams, LnurlTarget } from './lnurl';
 import type { BitcoinUri } from './uri';
 import type { Verdict } from './verdict';
@@ -8,22 +10,27 @@ import type { PaymentRequestEvaluation } from './verify';
 
 /**
  * One model for a payment request, whatever it came as: a `bitcoin:` URI (BIP 21/321), a
- * Lightning invoice (BOLT 11), an LNURL-pay link or Lightning Address, or a BIP70 request. The
- * payment page, the history and the command-line check all show this; the kind-specific part
- * (`bip21`, `bolt11`, `lnurl`, `bip70`, `bip353`) holds everything else the source said.
+ * Lightning invoice (BOLT 11), a Lightning offer (BOLT 12), an LNURL-pay link or Lightning
+ * Address, a BIP70 request, or a BIP 353 name. The payment page, the history and the command-line
+ * check all show this; the kind-specific part (`bip21`, `bolt11`, `bolt12`, `lnurl`, `bip70`,
+ * `bip353`) holds everything else the source said.
  *
  * Verdicts, the same for every kind: "verified" — a signature was checked and covers what would
  * be paid (a BIP70 certificate chain; a BOLT 11 invoice's node signature, against `n` when
  * given); "unsigned" — nothing to check (a plain address); "invalid" — a rule is broken, with
- * the reasons. A node's signature proves which Lightning node asks, never which shop.
+ * the reasons. A node's signature proves which Lightning node asks, never which shop. An offer is
+ * unsigned: the invoice a wallet asks for is signed by the key it names.
  */
 
-export type RequestKind = 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | 'bip353';
+export type RequestKind = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70' | 'bip353';
 
-/** An exact amount in the unit the request uses. */
+/**
+ * An exact amount in the unit the request uses: bitcoin's, or (a BOLT 12 offer's) another
+ * currency's smallest unit, named by its ISO 4217 code.
+ */
 export interface Amount {
   value: bigint;
-  unit: 'sat' | 'msat';
+  unit: 'sat' | 'msat' | CurrencyCode;
 }
 
 export type Signer =
@@ -40,6 +47,8 @@ export interface WalletHandOff {
   address?: string;
   amount?: Amount;
   invoice?: string;
+  /** A Lightning offer to copy on its own. */
+  offer?: string;
 }
 
 export interface Bip21Details {
@@ -50,16 +59,20 @@ export interface Bip21Details {
   segwit: DecodedAddress[];
   /** `lightning=` invoices that decoded and whose signature holds. */
   invoices: Bolt11Invoice[];
+  /** `lno=` offers (BIP 321) that read and pass the spec's reader requirements. */
+  offers: Bolt12Offer[];
   /** A `lightning=` LNURL (LUD-01's fallback form), looked up only when asked. */
   lnurl?: LnurlTarget;
-  /** Instructions shown as present, not acted on: BOLT 12 offers, silent payments, payjoin, BIP 351. */
-  presentOnly: { key: 'lno' | 'sp' | 'pj' | 'pay'; value: string }[];
+  /** Instructions shown as present, not acted on: silent payments, payjoin, BIP 351. */
+  presentOnly: { key: 'sp' | 'pj' | 'pay'; value: string }[];
 }
 
 export interface LnurlDetails {
   target: LnurlTarget;
   /** Once looked up. */
   params?: LnurlPayParams;
+  /** With an invoice: where the service says whether it was paid (LUD-21), on the terms' origin. */
+  verify?: string;
 }
 
 /** A BIP 353 name (bip353/): what was looked up, and what its DNSSEC chain vouched for. */
@@ -101,7 +114,7 @@ export interface CheckedRequest {
   network?: Chain;
   /** Absent when the payer chooses the amount. */
   amount?: Amount;
-  /** The address, the node key in hex, the certificate's name, or the Lightning Address. */
+  /** The address, the node key in hex (an offer's issuer key), the certificate's name, or the Lightning Address. */
   payee?: string;
   /** Untrusted text from whoever made the request: show as text, never as HTML. */
   description?: string;
@@ -115,6 +128,7 @@ export interface CheckedRequest {
   handOff?: WalletHandOff;
   bip21?: Bip21Details;
   bolt11?: Bolt11Invoice;
+  bolt12?: Bolt12Offer;
   lnurl?: LnurlDetails;
   bip70?: PaymentRequestEvaluation;
   bip353?: Bip353Details;

@@ -1,18 +1,13 @@
 import { t } from '../i18n';
-import { formatBtc, parseBtc } from './amounts';
+import { formatBtc, parseBtc } from './btc';
 import { PaymentError } from './errors';
-import { kindOfText, MAX_REQUEST_TEXT } from './forms';
 import { MAX_MONEY } from './limits';
 
 /**
- * `bitcoin:` URIs (BIP 21 and its successor BIP 321, with BIP 72's `r=`) and the rule that decides
- * whether a link on a page is a payment request. Pure functions: the content script hands us an
- * anchor's `href` and `type` attribute. Reading here is syntax only (what the URI says); whether
- * its address, invoice and networks hold up is bip21.ts's to judge.
+ * `bitcoin:` URIs (BIP 21 and its successor BIP 321, with BIP 72's `r=`). Reading here is syntax
+ * only (what the URI says); whether its address, invoice and networks hold up is bip21.ts's to
+ * judge. Whether a link is a payment link at all is forms.ts's to say.
  */
-
-export const PAYMENT_REQUEST_MIME = 'application/bitcoin-paymentrequest';
-const FILE_SUFFIX = '.bitcoinpaymentrequest';
 
 /** Query keys that carry a way to pay (BIP 321); each may appear more than once. */
 export const INSTRUCTION_KEYS = ['lightning', 'lno', 'sp', 'pay', 'bc', 'tb', 'bcrt'] as const;
@@ -163,79 +158,4 @@ export function bitcoinUriFor(
   if (extra.label) params.push(`label=${encodeURIComponent(extra.label)}`);
   if (extra.message) params.push(`message=${encodeURIComponent(extra.message)}`);
   return `bitcoin:${address}${params.length ? `?${params.join('&')}` : ''}`;
-}
-
-function httpUrl(text: string, base?: string): URL | undefined {
-  try {
-    const url = base === undefined ? new URL(text) : new URL(text, base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What a click on a payment link opens: a BIP70 request to fetch, or request text to judge. */
-export type PaymentLink =
-  | {
-      /** Absolute http(s) URL to fetch the PaymentRequest from. */
-      requestUrl: string;
-      via: 'bitcoin-uri' | 'mime-type' | 'file-extension';
-      /** For `bitcoin:` links: the parsed URI (its address is the fallback for wallets without BIP70). */
-      uri?: BitcoinUri;
-    }
-  | {
-      /** A `bitcoin:` URI without `r=`, a Lightning invoice, an LNURL or Lightning Address. */
-      text: string;
-      via: 'bitcoin-text' | 'lightning';
-    };
-
-/**
- * Decides whether an anchor is a payment link: a `bitcoin:` URI of any form (with `r=`: the
- * BIP70 request it names), a `lightning:` or `lnurlp:` link Hushdrop reads, a link with
- * `type="application/bitcoin-paymentrequest"`, or a link whose path ends `.bitcoinpaymentrequest`.
- * Judging is cheap here (the form only); the payment page does the checking. Undefined for any
- * other link.
- */
-export function paymentLinkOf(anchor: {
-  href: string;
-  type?: string | null;
-  baseUrl?: string;
-}): PaymentLink | undefined {
-  const href = anchor.href.trim();
-  if (href.length > MAX_REQUEST_TEXT) return undefined;
-  if (/^bitcoin:/i.test(href)) {
-    let uri: BitcoinUri | undefined;
-    try {
-      uri = parseBitcoinUri(href);
-    } catch {
-      // Unreadable: the payment page says why.
-    }
-    const url = uri?.r === undefined ? undefined : httpUrl(uri.r);
-    return url && uri
-      ? { requestUrl: url.href, via: 'bitcoin-uri', uri }
-      : { text: href, via: 'bitcoin-text' };
-  }
-  if (/^(lightning|lnurlp):/i.test(href)) {
-    const kind = kindOfText(href);
-    return kind === 'bolt11' || kind === 'lnurl' ? { text: href, via: 'lightning' } : undefined;
-  }
-  const url = httpUrl(href, anchor.baseUrl);
-  if (!url) return undefined;
-  const type = (anchor.type ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === PAYMENT_REQUEST_MIME) return { requestUrl: url.href, via: 'mime-type' };
-  if (url.pathname.toLowerCase().endsWith(FILE_SUFFIX))
-    return { requestUrl: url.href, via: 'file-extension' };
-  return undefined;
-}
-
-/**
- * Whether `paymentLinkOf` gives a link for this anchor, without parsing a bitcoin: URI: every one is
- * a link (an unreadable one is shown with its reason), so the parse only says how to open it. The
- * content script counts a page's links with this (up to LINKS_EXAMINED_CAP of them), and parses
- * only the one the person clicks.
- */
-export function isPaymentLink(anchor: { href: string; type?: string | null; baseUrl?: string }): boolean {
-  const href = anchor.href.trim();
-  if (href.length > MAX_REQUEST_TEXT) return false;
-  return /^bitcoin:/i.test(href) || paymentLinkOf(anchor) !== undefined;
 }

@@ -7,6 +7,7 @@ import { lookUpName } from '../../lib/payments/bip353/look-up';
 import type { Bip353Name } from '../../lib/payments/bip353/name';
 import { resolveName } from '../../lib/payments/bip353/resolve';
 import type { NameSource } from '../../lib/payments/bip353/source';
+import type { Bolt11Invoice } from '../../lib/payments/bolt11';
 import { lnurlRequest } from '../../lib/payments/check';
 import { anchorsWith } from '../../lib/payments/dnssec/anchors';
 import { PaymentError } from '../../lib/payments/errors';
@@ -20,6 +21,7 @@ import {
   type LnurlPayParams,
   type LnurlTarget,
 } from '../../lib/payments/lnurl';
+import { checkLnurlPayment, type PaymentStatus } from '../../lib/payments/lnurl-verify';
 import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load';
 import type { LnurlSource } from '../../lib/payments/page-input';
 import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
@@ -164,6 +166,11 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
         ...(signal ? { signal } : {}),
       });
       return lnurlRequest(source.target, params, fetched, now());
+    },
+
+    /** Asks an LNURL service whether its invoice was paid (LUD-21; the person asked). */
+    checkPaid(verifyUrl: string, invoice: Bolt11Invoice, signal?: AbortSignal): Promise<PaymentStatus> {
+      return checkLnurlPayment(verifyUrl, invoice, { fetch, ...(signal ? { signal } : {}) });
     },
 
     async recordPaid(entry: PaymentEntry, receipt: PaymentReceipt): Promise<PaymentEntry> {

@@ -11,6 +11,8 @@
 import { storage } from '@wxt-dev/storage';
 import { browser } from 'wxt/browser';
 import { MAX_REQUEST_TEXT } from '../../lib/payments/forms';
+import { sourceOf } from '../../lib/payments/page-input';
+import { type ReadPayment, readPayment } from '../../lib/payments/read';
 
 /** A clicked BIP70 request (`requestUrl`), or request text (a link's href, selected text). */
 export type ClickedPayment = ({ requestUrl: string } | { text: string }) & {
@@ -40,6 +42,15 @@ const isHttp = (text: string | undefined) => {
   }
 };
 
+/** The parser's reading of text, or undefined for text of no payment form. */
+function readOrNothing(text: string): ReadPayment | undefined {
+  try {
+    return readPayment(text);
+  } catch {
+    return undefined;
+  }
+}
+
 async function dropStale(now: number): Promise<void> {
   const all = await browser.storage.session.get(null);
   const stale = Object.entries(all)
@@ -48,13 +59,38 @@ async function dropStale(now: number): Promise<void> {
   if (stale.length) await browser.storage.session.remove(stale);
 }
 
-/** The request as handed over, if it is one: a web address, or text of bounded length. */
-function requestOf(click: { requestUrl?: unknown; text?: unknown }): Stored['what'] | undefined {
-  if (typeof click.requestUrl === 'string')
-    return isHttp(click.requestUrl) ? { requestUrl: click.requestUrl } : undefined;
-  if (typeof click.text === 'string' && click.text.trim() !== '' && click.text.length <= MAX_REQUEST_TEXT)
-    return { text: click.text.trim() };
-  return undefined;
+/**
+ * The request as handed over, if it is one: a web address, or text of bounded length. This is the
+ * re-check where a page's message enters the extension, by the parser the payment page reads it
+ * with again (lib/payments/read.ts): a page's link was classified by our content script, so text
+ * the parser refuses did not come from it. Text the person selected goes on as it is, and the
+ * payment page says why it cannot be read.
+ */
+function requestOf(
+  click: { requestUrl?: unknown; text?: unknown },
+  from: HandOffFrom,
+): Stored['what'] | undefined {
+  if (typeof click.requestUrl === 'string') {
+    const read = readOrNothing(click.requestUrl);
+    return read?.form === 'bip70' ? { requestUrl: read.url } : undefined;
+  }
+  if (typeof click.text !== 'string' || click.text.length > MAX_REQUEST_TEXT) return undefined;
+  const text = click.text.trim();
+  if (text === '') return undefined;
+  return from === 'page' ? linkRequestOf(text) : { text };
+}
+
+/** A page's link as the payment page opens it: a bitcoin: link naming a BIP70 request, as that request. */
+function linkRequestOf(text: string): Stored['what'] | undefined {
+  const read = readOrNothing(text);
+  if (!read) return undefined;
+  try {
+    const source = sourceOf(read);
+    if (source.kind === 'request') return { requestUrl: source.requestUrl };
+  } catch {
+    // An r= that is no web address: the page shows the link and says why.
+  }
+  return { text };
 }
 
 /**
@@ -65,7 +101,7 @@ export async function handOffClickedPayment(
   click: ClickedPayment,
   from: HandOffFrom,
 ): Promise<string | undefined> {
-  const what = requestOf(click as { requestUrl?: unknown; text?: unknown });
+  const what = requestOf(click as { requestUrl?: unknown; text?: unknown }, from);
   if (!what) return undefined;
   const now = Date.now();
   await dropStale(now).catch(() => {});

@@ -1,6 +1,7 @@
 // Upload history in IndexedDB (never in sync storage: entries hold decryption keys).
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import { newEntries, type UploadEntry } from '../../lib/history';
+import type { Amount, RequestKind } from '../../lib/payments/request';
 
 interface HushdropDB extends DBSchema {
   uploads: { key: string; value: UploadEntry; indexes: { time: number } };
@@ -11,7 +12,7 @@ interface HushdropDB extends DBSchema {
 export interface PaymentEntry {
   id: string;
   /** Absent means "bip70" (entries from before other kinds were read). */
-  kind?: 'bip21' | 'bolt11' | 'lnurl' | 'bip70' | 'bip353';
+  kind?: RequestKind;
   /** Where a BIP70 request was fetched from. */
   requestUrl?: string;
   /** The request as text, for the other kinds (to open it again). */
@@ -20,14 +21,14 @@ export interface PaymentEntry {
   verdict: 'verified' | 'unsigned' | 'invalid';
   reasons: string[];
   merchant?: string;
-  /** Address, node key or Lightning Address (other kinds; BIP70 has merchant or its URL's host). */
+  /** Address, node or issuer key, or Lightning Address (other kinds; BIP70 has merchant or its URL's host). */
   payee?: string;
   memo?: string;
   network: string;
   /** Total in satoshis, as decimal text (64-bit values do not fit a JSON number). */
   totalSat: string;
-  /** The amount in the unit the request used, as decimal text (other kinds). */
-  amount?: { value: string; unit: 'sat' | 'msat' };
+  /** The amount in the unit the request used (an offer's may be another currency's), as decimal text (other kinds). */
+  amount?: { value: string; unit: Amount['unit'] };
   expires?: number;
   /** When the request was fetched and verified (ms since the epoch). */
   time: number;

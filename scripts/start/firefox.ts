@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Marionette } from '../../devkit/marionette';
 import type { Settings } from '../../lib/settings';
-import { Marionette } from '../../tests/testkit/marionette';
 import { stopProcess } from './chromium';
 
 export const ADDON_ID = 'hushdrop@hushdrop.invalid';

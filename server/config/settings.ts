@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountEntry } from '../accounts/accounts';
 import type { S3Settings } from '../storage/s3-config';
+import { type ConfigFile, configSchema } from './schema';
 
 export interface ServerLimits {
   /** Requests per address per minute, on every route (0 = no limit). */
@@ -74,6 +75,8 @@ export interface ServerSettings {
   parts: PartsSettings;
   /** `stdout`, `off`, or a file path. */
   accessLog: string;
+  /** `GET /_hushdrop/metrics` (Prometheus text) answers requests with `Authorization: Bearer <token>`; absent: off. */
+  metrics?: { token: string };
   /** Certificate and key PEM files: the server speaks HTTPS itself (HTTP/2 and HTTP/1.1 unless http2 is false). */
   tls?: { certFile: string; keyFile: string; http2: boolean };
 }
@@ -86,37 +89,61 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'hushdrop', 'server');
 }
 
-export function defaultSettings(dataDir: string): ServerSettings {
+const SECOND = 1000;
+const DAY_MS = 86_400_000;
+
+/** What a config file gives that the schema cannot know: where relative paths lead, and the S3 and TLS settings made from its keys. */
+export interface Resolved {
+  dataDir: string;
+  /** Absent: `<dataDir>/accounts.json`. */
+  accountsFile?: string;
+  accessLog?: string;
+  s3?: S3Settings;
+  tls?: ServerSettings['tls'];
+}
+
+/** The settings of a config the schema has read (its defaults filled in), in the server's units. */
+export function settingsFrom(c: ConfigFile, where: Resolved): ServerSettings {
   return {
-    host: '127.0.0.1',
-    port: 8787,
-    dataDir,
-    publicUrls: {},
-    trustedProxies: [],
-    maxUploadBytes: undefined,
-    requireAccount: false,
-    accounts: [],
-    accountsFile: join(dataDir, 'accounts.json'),
-    limits: {
-      requestsPerMinute: 600,
-      uploadsPerHourPerAddress: 240,
-      uploadsPerHourPerAccount: 0,
-      uploadBytesPerDayPerAddress: 50 * GIB,
-      uploadBytesPerDayPerAccount: 0,
+    host: c.host,
+    port: c.port,
+    dataDir: where.dataDir,
+    ...(where.s3 ? { s3: where.s3 } : {}),
+    publicUrls: {
+      ...(c.publicUrl ? { baseUrl: c.publicUrl } : {}),
+      ...(c.apiUrl ? { apiUrl: c.apiUrl } : {}),
+      ...(c.uploadUrl ? { uploadUrl: c.uploadUrl } : {}),
     },
-    maxAgeMs: 0,
-    sweepIntervalMs: 60_000,
+    trustedProxies: c.trustedProxies,
+    maxUploadBytes: c.maxUploadBytes || undefined,
+    requireAccount: c.requireAccount,
+    accounts: c.accounts,
+    accountsFile: where.accountsFile ?? join(where.dataDir, 'accounts.json'),
+    limits: { ...c.limits },
+    maxAgeMs: c.expiry.maxAgeDays * DAY_MS,
+    sweepIntervalMs: Math.max(1, c.expiry.sweepIntervalSeconds) * SECOND,
     orphanAgeMs: 3_600_000,
     timeouts: {
-      headersMs: 20_000,
-      slowClientMs: 30_000,
-      slowClientMinBytes: 8 * 1024,
-      keepAliveMs: 30_000,
-      shutdownGraceMs: 30_000,
+      headersMs: Math.max(1, c.timeouts.headersSeconds) * SECOND,
+      slowClientMs: c.timeouts.slowClientSeconds * SECOND,
+      slowClientMinBytes: c.timeouts.slowClientMinBytes,
+      keepAliveMs: c.timeouts.keepAliveSeconds * SECOND,
+      shutdownGraceMs: c.timeouts.shutdownGraceSeconds * SECOND,
     },
-    parts: { partBytes: 16 * MIB, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 4 },
-    accessLog: 'stdout',
+    parts: {
+      partBytes: c.parts.partSizeMiB * MIB,
+      sessionLifetimeMs: Math.max(1, c.parts.sessionMinutes) * 60 * SECOND,
+      sessionsPerAddress: c.parts.sessionsPerAddress,
+    },
+    accessLog: where.accessLog ?? c.accessLog,
+    ...(c.metrics?.token ? { metrics: { token: c.metrics.token } } : {}),
+    ...(where.tls ? { tls: where.tls } : {}),
   };
+}
+
+/** The schema's defaults (an empty config file), with the data folder given. */
+export function defaultSettings(dataDir: string): ServerSettings {
+  return settingsFrom(configSchema.parse({}), { dataDir });
 }
 
 /** No limits at all (tests that are not about limits). */

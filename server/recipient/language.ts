@@ -1,23 +1,17 @@
 // The little text the server writes into the page before its script runs (the title, and what a
 // browser without JavaScript shows), in the language the browser asks for. The script then speaks
-// the language of navigator.languages.
-import { readFileSync } from 'node:fs';
+// the language of navigator.languages. The messages are bundled into the installed package's script
+// (only the page's: scripts/pack-server.ts), so it reads no file of the extension at run time.
 import { fillMessage, type MessageKey } from '../../lib/i18n';
+import de from '../../public/_locales/de/messages.json';
+import en from '../../public/_locales/en/messages.json';
 
-type Table = Record<string, { message: string }>;
+type Table = Record<string, { message: string } | undefined>;
 const LANGUAGES = ['en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const tables = new Map<Language, Table>();
-function table(language: Language): Table {
-  let found = tables.get(language);
-  if (!found) {
-    const url = new URL(`../../public/_locales/${language}/messages.json`, import.meta.url);
-    found = JSON.parse(readFileSync(url, 'utf8')) as Table;
-    tables.set(language, found);
-  }
-  return found;
-}
+const TABLES: Record<Language, Table> = { en, de };
+const table = (language: Language): Table => TABLES[language];
 
 /** The best language of `Accept-Language` that the page has; English otherwise. */
 export function acceptedLanguage(header: string | undefined): Language {

@@ -1,6 +1,6 @@
 // The recipient page as the Hushdrop server mounts it (server/recipient-mount.ts): its store is the
 // server's uploads, and a link's upload is the one the server's router found for the request.
-import type { MountedRoutes } from '../app';
+import type { MountedRoutes } from '../exchange';
 import type { UploadRecord } from '../uploads/record';
 import { recipientPage } from '.';
 
@@ -13,7 +13,8 @@ export const recipientRoutes: MountedRoutes = (x, ctx) => {
     },
     read: (upload) => ctx.uploads.storage.blobs.get(upload.blobId),
   });
-  // The server's own paths (info, health) stay the server's.
-  if (x.route.kind === 'info' || x.route.kind === 'health') return Promise.resolve(false);
+  // The server's own paths (info, health, metrics) stay the server's.
+  if (x.route.kind === 'info' || x.route.kind === 'health' || x.route.kind === 'metrics')
+    return Promise.resolve(false);
   return page.answer(x.req, x.body, x.res, x.route.kind === 'download' ? x.route.fileName : undefined);
 };

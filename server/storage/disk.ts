@@ -4,9 +4,10 @@
 
 import { access, constants, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fsReason, StartError } from '../start-error';
 import { DiskBlobs } from './disk-blobs';
-import { diskError } from './disk-errors';
-import { lockDataDir } from './disk-lock';
+import { diskError, fsCode } from './disk-errors';
+import { DataDirInUseError, lockDataDir } from './disk-lock';
 import { DiskRecords } from './disk-records';
 import type { Storage } from './types';
 
@@ -16,9 +17,23 @@ export interface DiskStorage extends Storage {
   readonly dataDir: string;
 }
 
+/** A data folder the server may not use, as one sentence that names it (never "cannot listen"). */
+function dataDirError(err: unknown, dataDir: string): unknown {
+  if (err instanceof DataDirInUseError || fsCode(err) === undefined) return err;
+  return new StartError(
+    `The data folder ${dataDir} cannot be used: ${fsReason(err, dataDir)}. Give it to the server's user, ` +
+      'or set DATA_DIR (dataDir) to a folder that user may write.',
+  );
+}
+
 export async function openDiskStorage(dataDir: string): Promise<DiskStorage> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const release = await lockDataDir(dataDir);
+  let release: () => Promise<void>;
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    release = await lockDataDir(dataDir);
+  } catch (err) {
+    throw dataDirError(err, dataDir);
+  }
   try {
     const blobs = new DiskBlobs(join(dataDir, 'files'));
     const records = new DiskRecords(join(dataDir, 'records'));
@@ -41,6 +56,6 @@ export async function openDiskStorage(dataDir: string): Promise<DiskStorage> {
     };
   } catch (err) {
     await release();
-    throw err;
+    throw dataDirError(err, dataDir);
   }
 }

@@ -1,6 +1,10 @@
 // Settings of the S3 store: `STORAGE_URL=s3://<bucket>/<prefix>` plus the AWS SDK's standard variables
 // (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 // AWS_SESSION_TOKEN). Read from an env object given by the caller, so nothing here reads process.env.
+// The checks are the config schema's (config/schema.ts); the part size is checked for settings made in code.
+
+import { z } from 'zod';
+import { endpointSchema, splitStorageUrl, storageUrlSchema } from '../config/schema';
 
 /** A setting that cannot work, with a sentence that names it. */
 export class S3ConfigError extends Error {
@@ -41,41 +45,31 @@ export const S3_DEFAULTS = {
   maxAttempts: 2,
 } satisfies Partial<S3Settings>;
 
-// Bucket names as S3 allows them (3–63 of a-z 0-9 . -, starting and ending with a letter or digit).
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
-/** Splits `s3://bucket/some/prefix` into the bucket and a prefix that is '' or ends in '/'. */
+/** Splits `s3://bucket/some/prefix` into the bucket and a prefix that is '' or ends in '/' (schema.ts checks it). */
 export function parseStorageUrl(url: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/?#]+)(?:\/([^?#]*))?$/.exec(url.trim());
-  if (!match) {
-    throw new S3ConfigError(`STORAGE_URL must look like s3://<bucket>/<prefix>, not ${JSON.stringify(url)}.`);
-  }
-  const bucket = match[1]!;
-  if (!BUCKET.test(bucket)) {
-    throw new S3ConfigError(
-      `The bucket name ${JSON.stringify(bucket)} in STORAGE_URL is not a valid S3 bucket name (3–63 of a–z, 0–9, '.', '-').`,
-    );
-  }
-  const path = (match[2] ?? '').replace(/^\/+/, '');
-  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-    throw new S3ConfigError(`The prefix in STORAGE_URL must not contain '.' or '..' segments.`);
-  }
-  const prefix = path === '' || path.endsWith('/') ? path : `${path}/`;
-  return { bucket, prefix };
+  const checked = storageUrlSchema.safeParse(url);
+  if (!checked.success)
+    throw new S3ConfigError(checked.error.issues[0]!.message.replace('{input}', JSON.stringify(url)));
+  return splitStorageUrl(checked.data);
 }
 
 function endpointFrom(value: string, name: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new S3ConfigError(`${name} must be an http:// or https:// address, not ${JSON.stringify(value)}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new S3ConfigError(`${name} must be an http:// or https:// address, not ${JSON.stringify(value)}.`);
-  }
+  const checked = endpointSchema.safeParse(value);
+  if (!checked.success) throw new S3ConfigError(checked.error.issues[0]!.message.replace('{name}', name));
   return value;
 }
+
+/** The SDK's credentials come in pairs: a key id without its secret (or the other way) is a mistake. */
+const credentialsSchema = z
+  .object({ AWS_ACCESS_KEY_ID: z.string().optional(), AWS_SECRET_ACCESS_KEY: z.string().optional() })
+  .refine(
+    (v) => !v.AWS_ACCESS_KEY_ID || Boolean(v.AWS_SECRET_ACCESS_KEY),
+    'AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not; set both, or neither to use the SDK’s other sources.',
+  )
+  .refine(
+    (v) => !v.AWS_SECRET_ACCESS_KEY || Boolean(v.AWS_ACCESS_KEY_ID),
+    'AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not; set both, or neither to use the SDK’s other sources.',
+  );
 
 type Env = Record<string, string | undefined>;
 
@@ -86,13 +80,8 @@ export function s3Settings(storageUrl: string, env: Env, overrides: Partial<S3Se
   const endpointValue = env[endpointVar];
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new S3ConfigError(
-      accessKeyId
-        ? 'AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not; set both, or neither to use the SDK’s other sources.'
-        : 'AWS_SECRET_ACCESS_KEY is set but AWS_ACCESS_KEY_ID is not; set both, or neither to use the SDK’s other sources.',
-    );
-  }
+  const pair = credentialsSchema.safeParse(env);
+  if (!pair.success) throw new S3ConfigError(pair.error.issues[0]!.message);
   const settings: S3Settings = {
     bucket,
     prefix,

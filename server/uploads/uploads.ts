@@ -93,6 +93,17 @@ export class Uploads {
     throw new StorageError('unavailable', `The upload ${name} is too busy right now.`);
   }
 
+  /**
+   * Removes the upload `name` whatever its expiry or views (an operator taking it down after a report);
+   * resolves with its record, or null when there is no such upload.
+   */
+  async takeDown(name: string): Promise<UploadRecord | null> {
+    const found = await this.read(name);
+    if (!found) return null;
+    await this.remove(found.value);
+    return found.value;
+  }
+
   /** Deletes the record, then the bytes (a crash between the two leaves only bytes, which the sweeper finds). */
   async remove(record: UploadRecord): Promise<void> {
     await this.storage.records.delete(record.fileName);

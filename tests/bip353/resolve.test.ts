@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUpName } from '../../lib/payments/bip353/look-up';
 import { parseBip353Name } from '../../lib/payments/bip353/name';
 import { resolveName } from '../../lib/payments/bip353/resolve';
-import { nameSource } from '../../lib/payments/bip353/source';
 import { readAnchorLine } from '../../lib/payments/dnssec/anchors';
 import { dohQueryUrl } from '../../lib/payments/dnssec/doh';
 import { nameFromText } from '../../lib/payments/dnssec/wire';
@@ -165,8 +164,8 @@ describe('₿name, and a plain user@domain', () => {
       answeredBy: 'lightning-address',
       why: 'The DNS resolver 127.0.0.1:9 could not be reached.',
     });
-    await expect(lookUpName(nameSource('₿alice@shop.test'), gone)).rejects.toMatchObject({
-      code: 'unreachable',
-    });
+    const named = sourceFromText('₿alice@shop.test');
+    if (named.kind !== 'name') throw new Error('not a ₿ name');
+    await expect(lookUpName(named, gone)).rejects.toMatchObject({ code: 'unreachable' });
   });
 });

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLink } from '../testkit/links';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
+import { openLink } from '../../devkit/links';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import type { Driver, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';

@@ -6,9 +6,9 @@
 // site) and shown as verified, handed to a wallet; the same name with one byte of its TXT record's
 // signature changed (the resolver still claiming it authentic, AD set) is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { type DohServer, startDohServer } from '../dnssec/doh-server';
 import { type Rec, signTree, T, txtOwner, withBadSignature, Zone } from '../dnssec/zones';
-import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import type { DriverPage, Target } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { serverForFile } from './support/servers';

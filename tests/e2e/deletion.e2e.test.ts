@@ -3,9 +3,9 @@
 // differently, and one that says "deleted" but keeps the file.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { type DeletionMode, startTestServer, type TestServer } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 import { deleteOnServerFromRow, fileNameOf, uploadRow, uploadThroughPage } from './support/uploads';
 

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { opfsNames } from '../testkit/opfs';
+import { opfsNames } from '../../devkit/opfs';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { findInRecorded } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { ECE_LINK, eceSettings, uploadEce } from './support/ece';

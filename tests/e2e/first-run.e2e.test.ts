@@ -4,8 +4,8 @@
 // its link opens.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openLink } from '../testkit/links';
-import { until } from '../testkit/wait';
+import { openLink } from '../../devkit/links';
+import { until } from '../../devkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
@@ -95,6 +95,21 @@ forEachBrowser({ keepWelcome: true }, (d) => {
       expect(job.link!.startsWith(`${ref.server.uploadUrl}/`)).toBe(true);
       expect((await openLink(job.link!)).toString()).toBe(content);
       await popup.close();
+    });
+
+    it('then the welcome page, opened again (as npm start leaves it), shows that server as ready, and can still set up another', async () => {
+      const page = await d.open('welcome.html');
+      await page.waitFor('#set-up-already');
+      expect(await page.text('#set-up-already')).toMatch(
+        new RegExp(
+          `^Uploads already go to .+ \\(${ref.server.baseUrl.replace(/[.]/g, '\\.')}\\), and it passed`,
+        ),
+      );
+      expect(await page.count('#address')).toBe(0);
+      expect(await page.attribute('#upload-now', 'href')).toBe('/upload.html');
+      await page.click('#other-server');
+      await page.waitFor('#address');
+      await page.close();
     });
   });
 });

@@ -4,8 +4,8 @@
 // finds nothing serious, and the popup lists three recent uploads, links to all uploads and to
 // payment requests, and stays under the browsers' 600 px popup limit.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DISGUISED_AT, historyExport, historyName, hostOf } from '../testkit/history';
-import { until } from '../testkit/wait';
+import { DISGUISED_AT, historyExport, historyName, hostOf } from '../../devkit/history';
+import { until } from '../../devkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';

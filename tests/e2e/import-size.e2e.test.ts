@@ -3,8 +3,8 @@
 // size, so any file a person picked was loaded into memory first). The page's file reads are
 // counted by wrapping every way a page reads a Blob.
 import { describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { IMPORT_MAX_BYTES } from '../../lib/history';
-import { until } from '../testkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 
 /** Counts Blob reads into window.__blobReads (Blob and File share these methods). */

@@ -7,20 +7,22 @@
 // of it; after the fix it grew 17-66 MiB (page) and 28-40 MiB (job) for 300 MiB, before it
 // 104-114 and 55-171 MiB: lib/free-buffer.ts, platform/storage/scratch-copy.ts). In Chromium less than the file, which
 // holding it whole would take (its collector leaves about a third of the file's ciphertexts
-// waiting here). FX_SIZE_MIB=900 runs a bigger file. No timing assertions: the machine is shared.
+// waiting here). The bound is on memory the browser holds: a sample over it is taken again after a
+// forced collection (peakDuring says why). FX_SIZE_MIB=900 runs a bigger file. No timing assertions:
+// the machine is shared.
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIB, writeRandomFile } from '../testkit/files';
-import { decryptedHash } from '../testkit/links';
-import type { Memory } from '../testkit/memory';
-import { opfsNames } from '../testkit/opfs';
+import { MIB, writeRandomFile } from '../../devkit/files';
+import { decryptedHash } from '../../devkit/links';
+import type { Memory } from '../../devkit/memory';
+import { opfsNames } from '../../devkit/opfs';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { type ReferenceServer, startServer } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import { ChromiumPage } from './driver/chromium';
 import type { Driver, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
@@ -83,21 +85,53 @@ afterAll(async () => {
 
 const mib = (n: number) => `${(n / MIB).toFixed(0)} MiB`;
 
-/** Samples the browser's memory until `work` ends; returns the highest figure seen of each kind. */
-async function peakDuring(d: Driver, work: Promise<unknown>): Promise<Memory> {
-  const peak = d.memory();
-  const sample = () => {
-    const now = d.memory();
-    for (const k of Object.keys(peak) as (keyof Memory)[]) peak[k] = Math.max(peak[k], now[k]);
+/** What `peakDuring` saw: the highest raw figures, and the highest growth the browser really held. */
+interface Peak {
+  raw: Memory;
+  /** The highest growth in use (anonymous + shared) that was under `limit` or outlived a forced collection. */
+  held: number;
+  /** How many samples were over `limit` until a forced collection brought them under. */
+  collected: number;
+}
+
+/** Growth of memory in use (anonymous + shared) from `idle` to `now`. */
+const growthOf = (idle: Memory, now: Memory) => now.anon + now.shmem - (idle.anon + idle.shmem);
+
+/**
+ * Samples the browser's memory until `work` ends. A sample over `limit` is taken again right after a
+ * forced collection, and only what survives it counts: under load the collector runs late (Firefox's
+ * waits for idle time, which a loaded machine does not give), and a CI run beside stress-ng once saw
+ * Firefox 106 MB over its idle figure where 11 runs here under stress-ng and other work grew 13-58 MiB,
+ * and a collection forced mid-upload took a +20 MiB sample under 8 MiB. What the collector has not
+ * freed yet is not memory the upload keeps; memory the upload keeps survives and fails the bound. On a
+ * machine where nothing is over the bound, nothing is forced, and the figures are the browser's own.
+ */
+async function peakDuring(d: Driver, idle: Memory, limit: number, work: Promise<unknown>): Promise<Peak> {
+  const raw = d.memory();
+  let held = 0;
+  let collected = 0;
+  let ended = false;
+  const finished = work.finally(() => {
+    ended = true;
+  });
+  const sample = async () => {
+    let now = d.memory();
+    for (const k of Object.keys(raw) as (keyof Memory)[]) raw[k] = Math.max(raw[k], now[k]);
+    if (growthOf(idle, now) >= limit) {
+      await d.collectGarbage();
+      now = d.memory();
+      if (growthOf(idle, now) < limit) collected++;
+    }
+    held = Math.max(held, growthOf(idle, now));
   };
-  const timer = setInterval(sample, 250);
-  try {
-    await work;
-  } finally {
-    clearInterval(timer);
+  while (!ended) {
+    await sample();
+    // The next sample once the work ends or a quarter of a second has passed, whichever comes first.
+    await Promise.race([finished.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 250))]);
   }
-  sample();
-  return peak;
+  await sample();
+  await finished;
+  return { raw, held, collected };
 }
 
 /** The browser's memory at rest: the lowest of a few samples of each kind, after a collection. */
@@ -118,13 +152,15 @@ async function idleMemory(d: Driver): Promise<Memory> {
   return low;
 }
 
-/** Prints one line of figures; returns the growth of memory really in use (anonymous + shared). */
-function report(what: string, idle: Memory, peak: Memory): number {
+/** Prints one line of figures; returns the growth the browser held (anonymous + shared). */
+function report(what: string, idle: Memory, peak: Peak): number {
   const line = (['total', 'anon', 'shmem', 'file'] as const)
-    .map((k) => `${k} ${mib(idle[k])} → ${mib(peak[k])}`)
+    .map((k) => `${k} ${mib(idle[k])} → ${mib(peak.raw[k])}`)
     .join(', ');
-  console.log(`${what}: ${line}`);
-  return peak.anon + peak.shmem - (idle.anon + idle.shmem);
+  const late =
+    peak.collected > 0 ? `; over the bound until a forced collection: ${peak.collected} samples` : '';
+  console.log(`${what}: ${line}; held ${mib(peak.held)}${late}`);
+  return peak.held;
 }
 
 /** The stored copy of a link's upload, decrypted with its key: its SHA-256. */
@@ -164,6 +200,8 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
       const idle = await idleMemory(d);
       const peak = await peakDuring(
         d,
+        idle,
+        bound(d),
         (async () => {
           await chooseFiles(page, bigPath);
           await page.waitFor(DONE_LINK, { timeout: 280_000 });
@@ -202,6 +240,8 @@ forEachBrowser({ grantHosts: [HOST] }, (d) => {
       let job: JobView | undefined;
       const peak = await peakDuring(
         d,
+        idle,
+        bound(d),
         (async () => {
           await d.contextMenu(page, '#big', 'link');
           job = await until(() => ended('big-300.bin'), 'the background job to end', 280_000);

@@ -12,10 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { historyExport } from '../../devkit/history';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { type Merchant, startMerchant } from '../merchant/server';
-import { historyExport } from '../testkit/history';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { seriousViolations } from './support/axe';

@@ -6,8 +6,8 @@
 // passed test belongs to the addresses it was made with; and problems are said in our own words,
 // with focus on the field; and leaving with unsaved changes asks first.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 import { serverForFile } from './support/servers';
 

@@ -4,8 +4,8 @@
 // reloading the page ends it.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import type { Driver, DriverPage, JobView } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { UNGRANTED_HOST } from './support/hosts';

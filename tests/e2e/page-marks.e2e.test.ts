@@ -4,7 +4,7 @@
 // Once the extension has surely read the page (the toolbar badge, which the page cannot see,
 // counts its links), none of them shows a trace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../testkit/wait';
+import { until } from '../../devkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 import { type Attacker, startAttacker } from './support/attacker';
 

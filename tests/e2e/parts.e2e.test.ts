@@ -9,11 +9,11 @@
 // and the part held for the Cancel.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLink } from '../../devkit/links';
+import { opfsNames } from '../../devkit/opfs';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
-import { openLink } from '../testkit/links';
-import { opfsNames } from '../testkit/opfs';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { historyCount } from './support/history';

@@ -1,15 +1,17 @@
 // Payment requests as pages carry them today, in both browsers: bitcoin: links (BIP 21, and BIP 321
-// with an invoice and offers alongside), lightning: invoices, selected invoice text through "Check
-// this payment request", a Lightning Address, and the refusals: a forged invoice signature, an
-// expired invoice, an LNURL service answering a mismatched invoice or with a callback elsewhere.
+// with an invoice and an offer alongside), lightning: invoices and offers (BOLT 12), selected invoice
+// text through "Check this payment request", a Lightning Address whose invoice is then checked for
+// payment (LUD-21), and the refusals: a forged invoice signature, an expired invoice, an LNURL
+// service answering a mismatched invoice or with a callback elsewhere.
 // Every request comes from the local LNURL service on 127.0.0.2, a host the manifest does not
 // grant: Firefox asks for it when the person looks an address up; Chromium's prompt cannot be
 // answered, so there it is granted at launch.
 import { bech32, hex } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { makeInvoice, TEST_NODE_KEY } from '../lnurl/invoices';
 import { type LnurlService, startLnurlService } from '../lnurl/server';
-import { until } from '../testkit/wait';
+import { makeOffer } from '../payments/offers';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { linksCounted } from './support/badge';
@@ -19,7 +21,7 @@ import { allowPaymentOrigins } from './support/payment-origins';
 const P2WPKH = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const TEA = '0.0015 BTC (150,000 sat)';
 /** The payment links on the tea shop's page (all but About). */
-const SHOP_LINKS = 7;
+const SHOP_LINKS = 8;
 /** A key that is not the test node's: what a forger signs with. */
 const FORGER_SECRET = hex.decode('22'.repeat(32));
 
@@ -30,6 +32,9 @@ let forged: string;
 let expired: string;
 let both: string;
 let offers: string;
+/** A BOLT 12 offer priced in euros, and one in bitcoin that rides in a bitcoin: link. */
+let offer: string;
+let btcOffer: string;
 
 beforeAll(async () => {
   service = await startLnurlService({ host: HOST });
@@ -65,7 +70,16 @@ beforeAll(async () => {
     nameNode: true,
   });
   both = `bitcoin:${P2WPKH}?amount=0.0015&lightning=${invoice}`;
-  offers = `bitcoin:${P2WPKH}?amount=0.0015&label=Tea%20%3Cb%3Eshop%3C%2Fb%3E&message=Order%2042&lno=lno1qcpoffer&pj=${encodeURIComponent(`https://${HOST}/payjoin`)}`;
+  offer = makeOffer({
+    currency: 'EUR',
+    amount: 450n,
+    description: 'A pot of tea <b>',
+    issuer: 'tea.example Tea shop',
+    quantityMax: 3n,
+    absoluteExpiry: BigInt(now + 86_400),
+  });
+  btcOffer = makeOffer({ amount: 150_000_000n, description: 'Tea by offer' });
+  offers = `bitcoin:${P2WPKH}?amount=0.0015&label=Tea%20%3Cb%3Eshop%3C%2Fb%3E&message=Order%2042&lno=${btcOffer}&pj=${encodeURIComponent(`https://${HOST}/payjoin`)}`;
   service.setPage(`<!doctype html><html lang="en"><title>Tea shop</title>
 <h1>Pay for your tea</h1>
 <ul>
@@ -73,6 +87,7 @@ beforeAll(async () => {
   <li><a id="invoice" href="lightning:${invoice}">Pay with Lightning</a></li>
   <li><a id="both" href="${both.replace('&', '&amp;')}">Pay either way</a></li>
   <li><a id="offers" href="${offers.replaceAll('&', '&amp;')}">Pay with an offer</a></li>
+  <li><a id="offer" href="lightning:${offer}">Pay with a Lightning offer</a></li>
   <li><a id="forged" href="lightning:${forged}">Pay (forged)</a></li>
   <li><a id="expired" href="lightning:${expired}">Pay (expired)</a></li>
   <li><a id="address" href="lightning:${service.address('alice')}">Tip alice</a></li>
@@ -172,17 +187,42 @@ forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
       await page.close();
     });
 
-    it('a BIP 321 link with an offer and payjoin: shown as offered, not acted on; its label as text', async () => {
+    it('a BIP 321 link with an offer and payjoin: the offer read, payjoin shown, not acted on; its label as text', async () => {
       const page = await clickOnShop('offers');
       expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
       expect(await page.text('#label')).toBe('Tea <b>shop</b>');
       expect(await page.count('#label b')).toBe(0);
       expect(await page.text('#memo')).toBe('Order 42');
+      const read = await page.text('.lightning-offer');
+      expect(read).toContain(TEA);
+      expect(read).toContain(TEST_NODE_KEY);
+      expect(read).toContain('Tea by offer');
       const present = await page.text('#present-only');
-      expect(present).toContain('lno1qcpoffer');
+      expect(present).not.toContain('lno1');
       expect(present).toContain(`https://${HOST}/payjoin`);
       expect(present).toMatch(/Shown, not checked: your wallet decides/);
+      expect(await page.count('#warnings')).toBe(0);
       await expectHandOff(page, offers);
+      await page.close();
+    });
+
+    it('a lightning: offer (BOLT 12): its figures, an amount in euros named so, unsigned, handed to a wallet', async () => {
+      const page = await clickOnShop('offer');
+      expect(await page.attribute('#verdict', 'data-verdict')).toBe('unsigned');
+      expect(await page.attribute('#verdict', 'data-kind')).toBe('bolt12');
+      expect(await page.text('#kind')).toBe('Lightning offer (BOLT 12)');
+      expect(await page.text('#total')).toBe('4.50 EUR per item');
+      expect(await page.text('#offer-currency')).toMatch(/another currency \(EUR\), not in bitcoin/);
+      expect(await page.text('#memo')).toBe('A pot of tea <b>');
+      expect(await page.count('#memo b')).toBe(0);
+      expect(await page.text('#offer-issuer')).toBe('tea.example Tea shop');
+      expect(await page.text('#payee')).toBe(TEST_NODE_KEY);
+      expect(await page.text('#offer-quantity')).toBe('Up to 3 items in one invoice');
+      expect(await page.text('#network')).toMatch(/main network/);
+      expect(await page.text('#expiry')).toMatch(/^(1 day|2[0-4] hours?|23 hours [0-9]+ minutes?)\b.*left/);
+      expect(await page.text('#offer-caution')).toMatch(/not which shop runs it/);
+      await expectHandOff(page, `lightning:${offer}`);
+      expect(await page.inputValue('#copy-offer')).toBe(offer);
       await page.close();
     });
 
@@ -245,7 +285,23 @@ forEachBrowser({ allowWhenAsked: [HOST] }, (d) => {
       expect(await page.attribute('#verdict', 'data-verdict')).toBe('verified');
       expect(await page.text('#total')).toBe('0.00000021 BTC (21 sat)');
       expect(await page.text('#node-key')).toBe(TEST_NODE_KEY);
-      expect(await page.attribute('#wallet-link', 'href')).toMatch(/^lightning:lnbc210n1/);
+      const href = await page.attribute('#wallet-link', 'href');
+      expect(href).toMatch(/^lightning:lnbc210n1/);
+
+      // LUD-21: asked only on the click, on the service's own origin; "paid" only with the proof.
+      const verifyBefore = service.verifyRequests.length;
+      expect(await page.text('#lnurl-verify')).toMatch(/Hushdrop asks 127\.0\.0\.2:\d+ only when you press/);
+      await page.click('#lnurl-verify-ask');
+      await page.waitFor('#lnurl-paid[data-state="unpaid"]');
+      expect(await page.text('#lnurl-paid')).toBe('Not paid yet, the service says.');
+      expect(service.verifyRequests.length).toBe(verifyBefore + 1);
+      service.settle(href!);
+      await page.click('#lnurl-verify-ask');
+      await page.waitFor('#lnurl-paid[data-state="paid"]');
+      expect(await page.text('#lnurl-paid')).toMatch(
+        /^Paid, the service says, and it showed the invoice’s secret/,
+      );
+      expect(service.verifyRequests.length).toBe(verifyBefore + 2);
       await page.close();
     });
 

@@ -5,7 +5,7 @@
 // other origin receives nothing. The servers are two hostile loopback sites that record every
 // request they get.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../testkit/wait';
+import { until } from '../../devkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 import { type Attacker, startAttacker } from './support/attacker';
 import { screenshotAndAxe } from './support/axe';

@@ -3,7 +3,7 @@
 // drawn, and the link can still be copied. Offline text (a bitcoin: URI with a long message), so
 // no server is needed.
 import { describe, expect, it } from 'vitest';
-import { until } from '../testkit/wait';
+import { until } from '../../devkit/wait';
 import { forEachBrowser } from './driver/each-browser';
 
 const P2WPKH = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';

@@ -8,8 +8,8 @@
 //     invalid with a sentence naming the CA, and heads it with no signer at all.
 // The requests are served by a loopback site, allowed up front (payment-origin.e2e tests that step).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, type Identity, type IssueOptions, issue } from '../../devkit/ca';
 import { describeScript } from '../../lib/payments/addresses';
-import { createRootCa, type Identity, type IssueOptions, issue } from '../merchant/ca';
 import { buildPaymentRequest } from '../merchant/requests';
 import { PAY_TO_SCRIPT, PAYMENT_AMOUNT } from '../merchant/server';
 import type { DriverPage } from './driver/driver';

@@ -5,6 +5,7 @@
 // roots. Firefox asks for the merchant's host on first contact, and the scenario answers its real
 // prompt; Chromium's prompt cannot be answered, so there the host is granted at launch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { addressToScript, describeScript } from '../../lib/payments/addresses';
 import {
   HTML_MEMO,
@@ -16,7 +17,6 @@ import {
   startMerchant,
 } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
-import { until } from '../testkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe, seriousViolations } from './support/axe';

@@ -8,10 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
 import { findInRecorded } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { BROWSERS, forEachBrowser, launchDriver } from './driver/each-browser';
 import { seriousViolations } from './support/axe';

@@ -5,9 +5,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../devkit/chromium';
+import { launchFirefox } from '../../devkit/firefox';
 import { requestStreamsSupported } from '../../lib/upload/stream-choice';
-import { launchChromium } from '../testkit/chromium';
-import { launchFirefox } from '../testkit/firefox';
 
 // The detector as the page runs it: its own source, called with the page's Request.
 const detect = `(${requestStreamsSupported.toString()})(globalThis.Request)`;

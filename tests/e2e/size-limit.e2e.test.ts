@@ -2,9 +2,9 @@
 // the answer states no limit (a proxy's page), the server's own limit when it states one, and the
 // next file over either refused before a byte is sent.
 import { describe, expect, it } from 'vitest';
+import { serverSettings } from '../../devkit/settings';
+import { until } from '../../devkit/wait';
 import type { ReferenceServer } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { until } from '../testkit/wait';
 import type { Driver } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { serverForFile } from './support/servers';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
+import { Marionette } from '../../devkit/marionette';
 import { eceCiphertextSize } from '../../lib/crypto';
 import { debuggingEndpoint, settled } from '../../scripts/start/chromium';
-import { Marionette } from '../testkit/marionette';
 import { ChromiumPage } from './driver/chromium';
 import { countUploads } from './support/history';
 import { submitFile } from './support/uploads';
@@ -232,6 +232,10 @@ it('twice in a row: an upload made in the first is still listed in the second; a
     await list.goto(second.upload.replace('upload.html', 'uploads.html'));
     await list.locator('tbody tr', { hasText: 'kept.txt' }).waitFor();
     expect(await list.evaluate(countUploads)).toBe(1);
+    // Its server was set up and tested by npm start: no welcome page asks for one.
+    expect(second.ctx.pages().map((p) => p.url())).not.toContainEqual(
+      expect.stringMatching(/\/welcome\.html$/),
+    );
     // The server's data folder is the persistent one: the stored bytes (sealed records) are still there.
     const stored = readdirSync(join(home, 'server', 'files')).filter((f) => !f.endsWith('.part'));
     expect(stored.map((f) => statSync(join(home, 'server', 'files', f)).size)).toEqual([

@@ -5,11 +5,11 @@
 // plaintext marker in what reaches and stays on the server, for every mode, variant and link format.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decipherFor } from '../../devkit/links';
+import { serverSettings } from '../../devkit/settings';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { DEFAULT_UPLOAD, type UploadDefaults } from '../../lib/settings';
-import { decipherFor } from '../testkit/links';
 import { findInRecorded, startTestServer } from '../testkit/server';
-import { serverSettings } from '../testkit/settings';
-import { storedBytes } from '../testkit/stored-bytes';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';
 import { historyCount } from './support/history';

@@ -5,7 +5,7 @@
 // installed before the file is chosen), so nothing here samples on a timer.
 import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { serverSettings } from '../testkit/settings';
+import { serverSettings } from '../../devkit/settings';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { screenshotAndAxe } from './support/axe';

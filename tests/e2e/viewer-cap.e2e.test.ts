@@ -4,8 +4,8 @@
 // it announces a longer length (refused before a byte is written), or it announces none and never
 // stops (only the viewer's cap can end that download: the server sees the viewer hang up).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { opfsNames } from '../testkit/opfs';
-import { until } from '../testkit/wait';
+import { opfsNames } from '../../devkit/opfs';
+import { until } from '../../devkit/wait';
 import type { Driver, DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { putUpload } from './support/history';

@@ -1,5 +1,7 @@
 // LNURL-pay and Lightning Addresses (lib/payments/lnurl.ts): the forms read offline (LUD-01,
 // LUD-16, LUD-17), then terms and invoices from the local LNURL service with Node's fetch.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hex } from '@scure/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPaymentText, lnurlRequest, reportOf } from '../../lib/payments/check';
 import { PaymentError } from '../../lib/payments/errors';
@@ -9,6 +11,7 @@ import {
   type LnurlFetchOptions,
   parseLnurl,
 } from '../../lib/payments/lnurl';
+import { checkLnurlPayment } from '../../lib/payments/lnurl-verify';
 import { TEST_NODE_KEY } from './invoices';
 import {
   CLOSED_REASON,
@@ -190,5 +193,65 @@ describe('looking up the local LNURL service', () => {
     expect(huge.detail).toBe('too-large');
     const nobody = await refusedWith(fetchPayParams(parseLnurl('alice@127.0.0.1:1'), options));
     expect(nobody.code).toBe('unreachable');
+  });
+});
+
+describe('asking whether an LNURL invoice was paid (LUD-21 verify)', () => {
+  async function invoiceOf(name: 'alice' | 'liar' | 'verify-elsewhere') {
+    const target = parseLnurl(service.address(name));
+    const params = await fetchPayParams(target, options);
+    const fetched = await fetchLnurlInvoice(params, 21_000n, options);
+    return { target, params, fetched, checked: lnurlRequest(target, params, fetched) };
+  }
+
+  it('the verify address on the service’s own origin: not paid, then paid with the invoice’s secret', async () => {
+    const { fetched, checked } = await invoiceOf('alice');
+    const { invoice } = fetched;
+    expect(fetched.verify).toBe(`${service.origin}/lnurlp/alice/verify/${invoice!.paymentHash}`);
+    expect(checked.lnurl?.verify).toBe(fetched.verify);
+    // Nothing is asked until someone asks.
+    expect(service.verifyRequests).not.toContain(invoice!.paymentHash);
+    expect(await checkLnurlPayment(fetched.verify!, invoice!, options)).toEqual({ state: 'unpaid' });
+    service.settle(invoice!.invoice);
+    const paid = await checkLnurlPayment(fetched.verify!, invoice!, options);
+    expect(paid.state).toBe('paid');
+    const preimage = paid.state === 'paid' ? paid.preimage : '';
+    expect(hex.encode(sha256(hex.decode(preimage)))).toBe(invoice!.paymentHash);
+    expect(service.verifyRequests.filter((h) => h === invoice!.paymentHash)).toHaveLength(2);
+  });
+
+  it('"paid" with a secret that does not fit the invoice is unproven; so is an answer about another invoice', async () => {
+    const liar = await invoiceOf('liar');
+    expect(await checkLnurlPayment(liar.fetched.verify!, liar.fetched.invoice!, options)).toEqual({
+      state: 'unproven',
+      reason: expect.stringMatching(/shows no secret that fits its payment hash/),
+    });
+    const first = await invoiceOf('alice');
+    const second = await invoiceOf('alice');
+    expect(await checkLnurlPayment(first.fetched.verify!, second.fetched.invoice!, options)).toEqual({
+      state: 'unproven',
+      reason: expect.stringMatching(/answered about another invoice/),
+    });
+  });
+
+  it('a verify address on another origin is never asked, and the page says why', async () => {
+    const before = service.verifyRequests.length;
+    const { fetched, checked } = await invoiceOf('verify-elsewhere');
+    expect(fetched.verify).toBeUndefined();
+    expect(checked.lnurl?.verify).toBeUndefined();
+    expect(checked.verdict).toBe('verified');
+    expect(checked.warnings.join(' ')).toMatch(/payment check is on another site, localhost:\d+/);
+    expect(service.verifyRequests.length).toBe(before);
+  });
+
+  it('an unknown invoice or an answer that is no status: sentences', async () => {
+    const { fetched } = await invoiceOf('alice');
+    const unknown = `${service.origin}/lnurlp/alice/verify/${'0'.repeat(64)}`;
+    const error = await refusedWith(checkLnurlPayment(unknown, fetched.invoice!, options));
+    expect(error.message).toBe(`${new URL(service.origin).host} said: "Not found"`);
+    const terms = `${service.origin}/lnurlp/alice`;
+    expect((await refusedWith(checkLnurlPayment(terms, fetched.invoice!, options))).message).toMatch(
+      /answer from .* about this payment cannot be read/,
+    );
   });
 });

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bech32 } from '@scure/base';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bech32, hex } from '@scure/base';
 import { makeInvoice, sha256Hex } from './invoices';
 
 /**
@@ -15,7 +17,11 @@ import { makeInvoice, sha256Hex } from './invoices';
  *   withdraw         a withdrawRequest, not a payRequest
  *   huge             terms padded past 256 KiB
  *   elsewhere        honest terms, but the callback on another origin (localhost, same port)
- * Invoices are signed by tests/lnurl/invoices.ts's test node.
+ *   liar             honest, but its LUD-21 check says "paid" with a secret that is not the invoice's
+ *   verify-elsewhere honest, but its LUD-21 check is on another origin (localhost, same port)
+ * Every honest invoice comes with a LUD-21 `verify` address on the service's origin, which says
+ * "not paid" until the test calls settle() for that invoice. Invoices are signed by
+ * tests/lnurl/invoices.ts's test node, each with a fresh secret (preimage).
  */
 
 export const NAMES = [
@@ -28,6 +34,8 @@ export const NAMES = [
   'withdraw',
   'huge',
   'elsewhere',
+  'liar',
+  'verify-elsewhere',
 ] as const;
 export type LnurlName = (typeof NAMES)[number];
 
@@ -46,6 +54,10 @@ export interface LnurlService {
   metadata(name: LnurlName): string;
   /** Invoice requests received: name and amount asked (msat). */
   invoiceRequests: { name: string; amountMsat: bigint }[];
+  /** LUD-21 checks received, by payment hash. */
+  verifyRequests: string[];
+  /** Marks an invoice paid (its check then answers settled, with its preimage). */
+  settle(invoice: string): void;
   /** A shop page with a page-specific set of payment links: see shopPage. */
   pageUrl: string;
   setPage(html: string): void;
@@ -87,16 +99,37 @@ export async function startLnurlService(options: { host?: string } = {}): Promis
     };
   };
 
+  /** What the service knows of each invoice it gave, by payment hash. */
+  const invoices = new Map<string, { name: LnurlName; pr: string; preimage: Uint8Array; paid: boolean }>();
+  const verifyRequests: string[] = [];
+
   const invoiceFor = (name: LnurlName, amountMsat: bigint) => {
+    const preimage = randomBytes(32);
+    const paymentHash = hex.encode(sha256(preimage));
     const honest = makeInvoice({
       amountMsat: name === 'mallory-amount' ? amountMsat + 1_000n : amountMsat,
       descriptionHash: sha256Hex(name === 'mallory-hash' ? metadata('someone-else') : metadata(name)),
       timestamp: Math.floor(Date.now() / 1000),
       expiry: 600,
+      paymentHash,
     });
-    if (name !== 'broken-invoice') return honest;
+    invoices.set(paymentHash, { name, pr: honest, preimage, paid: false });
+    const verifyOrigin = name === 'verify-elsewhere' ? `http://localhost:${new URL(origin).port}` : origin;
+    const verify = `${verifyOrigin}/lnurlp/${name}/verify/${paymentHash}`;
+    if (name !== 'broken-invoice') return { pr: honest, verify };
     const at = honest.length - 20;
-    return `${honest.slice(0, at)}${honest[at] === 'q' ? 'p' : 'q'}${honest.slice(at + 1)}`;
+    return { pr: `${honest.slice(0, at)}${honest[at] === 'q' ? 'p' : 'q'}${honest.slice(at + 1)}` };
+  };
+
+  /** LUD-21's answer for an invoice: settled or not, with its preimage once paid (or a wrong one). */
+  const verifyAnswer = (paymentHash: string) => {
+    verifyRequests.push(paymentHash);
+    const known = invoices.get(paymentHash);
+    if (!known) return { status: 'ERROR', reason: 'Not found' };
+    const liar = known.name === 'liar';
+    const settled = known.paid || liar;
+    const preimage = liar ? hex.encode(randomBytes(32)) : settled ? hex.encode(known.preimage) : null;
+    return { status: 'OK', settled, preimage, pr: known.pr };
   };
 
   const handle = (request: IncomingMessage, response: ServerResponse) => {
@@ -109,6 +142,8 @@ export async function startLnurlService(options: { host?: string } = {}): Promis
     const well = /^\/\.well-known\/lnurlp\/([a-z-]+)$/.exec(url.pathname);
     const direct = /^\/lnurlp\/([a-z-]+)$/.exec(url.pathname);
     const callback = /^\/lnurlp\/([a-z-]+)\/callback$/.exec(url.pathname);
+    const verify = /^\/lnurlp\/([a-z-]+)\/verify\/([0-9a-f]{64})$/.exec(url.pathname);
+    if (verify) return send(response, 200, verifyAnswer(verify[2]!));
     const name = (well ?? direct ?? callback)?.[1] as LnurlName | undefined;
     if (!name || !NAMES.includes(name))
       return send(response, 404, { status: 'ERROR', reason: 'Unknown name.' });
@@ -116,7 +151,7 @@ export async function startLnurlService(options: { host?: string } = {}): Promis
     const amount = url.searchParams.get('amount') ?? '';
     if (!/^\d+$/.test(amount)) return send(response, 400, { status: 'ERROR', reason: 'No amount.' });
     invoiceRequests.push({ name, amountMsat: BigInt(amount) });
-    send(response, 200, { pr: invoiceFor(name, BigInt(amount)), routes: [] });
+    send(response, 200, { ...invoiceFor(name, BigInt(amount)), routes: [] });
   };
 
   const server = createServer(handle);
@@ -132,6 +167,12 @@ export async function startLnurlService(options: { host?: string } = {}): Promis
         .toUpperCase(),
     metadata,
     invoiceRequests,
+    verifyRequests,
+    settle(invoice) {
+      const known = [...invoices.values()].find((i) => i.pr === invoice.replace(/^lightning:/i, ''));
+      if (!known) throw new Error(`settle: no such invoice ${invoice.slice(0, 30)}…`);
+      known.paid = true;
+    },
     pageUrl: `${origin}/shop`,
     setPage(html) {
       page = html;

@@ -8,7 +8,9 @@ import {
   fetchPaymentRequest,
   PaymentError,
   paymentLinkOf,
+  readPayment,
   sendPayment,
+  sourceOf,
 } from '../../lib/payments';
 import { HTML_MEMO, type Merchant, PAY_TO_SCRIPT, PAYMENT_AMOUNT, startMerchant } from './server';
 import { fakeTransactionHex } from './transactions';
@@ -48,28 +50,26 @@ describe('local merchant', () => {
         href: new URL(href!.replaceAll('&amp;', '&'), merchant.pageUrl).href,
       }),
     );
+    // Classified as the content script does, then read as the payment page does.
     const links = Object.fromEntries(
       anchors.map((a) => [a.id, paymentLinkOf({ href: a.href, type: a.type ?? null })]),
     );
-    expect(links['pay-bip72']).toMatchObject({
-      via: 'bitcoin-uri',
-      requestUrl: merchant.requestUrl('sha256'),
-    });
-    expect(links['pay-bip21-r']).toMatchObject({
-      via: 'bitcoin-uri',
+    const source = (id: string) => sourceOf(readPayment(links[id]!.text));
+    expect(links['pay-bip72']).toMatchObject({ form: 'bip21' });
+    expect(source('pay-bip72')).toMatchObject({ kind: 'request', requestUrl: merchant.requestUrl('sha256') });
+    expect(source('pay-bip21-r')).toMatchObject({
+      kind: 'request',
       requestUrl: merchant.requestUrl('sha1'),
+      uri: { amount: PAYMENT_AMOUNT, label: 'Order 42' },
     });
-    expect(links['pay-bip21-r']).toMatchObject({ uri: { amount: PAYMENT_AMOUNT, label: 'Order 42' } });
-    expect(links['pay-mime']).toMatchObject({
-      via: 'mime-type',
-      requestUrl: merchant.requestUrl('unsigned'),
-    });
-    expect(links['pay-file']).toMatchObject({
-      via: 'file-extension',
-      requestUrl: merchant.requestUrl('html-memo', { suffix: true }),
+    expect(links['pay-mime']).toEqual({ form: 'bip70', text: merchant.requestUrl('unsigned') });
+    expect(source('pay-mime')).toEqual({ kind: 'request', requestUrl: merchant.requestUrl('unsigned') });
+    expect(links['pay-file']).toEqual({
+      form: 'bip70',
+      text: merchant.requestUrl('html-memo', { suffix: true }),
     });
     // A plain bitcoin: link is a payment link too, judged from its text (no request to fetch).
-    expect(links['plain-bip21']).toMatchObject({ via: 'bitcoin-text' });
+    expect(source('plain-bip21')).toMatchObject({ kind: 'offline' });
     for (const id of ['about', 'external', 'mail', 'octet']) expect(links[id], id).toBeUndefined();
     // The late link is written by a script one second after load.
     expect(html).toContain("a.id = 'pay-late'");

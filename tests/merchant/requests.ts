@@ -1,9 +1,9 @@
+import { type Hash, signBytes } from '../../devkit/ca';
 import {
   encodePaymentDetails,
   encodeX509Certificates,
   type PaymentDetailsInit,
 } from '../../lib/payments/codec';
-import { type Hash, signBytes } from './ca';
 import { bytesField, concat, varintField } from './wire';
 
 /**

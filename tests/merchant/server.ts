@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRootCa, type Identity, issue, pemOf } from '../../devkit/ca';
 import { describeScript } from '../../lib/payments/addresses';
 import { formatBtc } from '../../lib/payments/amounts';
 import {
@@ -8,7 +9,6 @@ import {
   type Payment,
   type PaymentDetailsInit,
 } from '../../lib/payments/codec';
-import { createRootCa, type Identity, issue, pemOf } from './ca';
 import { buildPaymentRequest } from './requests';
 
 /**

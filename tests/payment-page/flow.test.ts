@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../entrypoints/payment/format';
 import { describeScript } from '../../lib/payments/addresses';
+import { decodeBolt11 } from '../../lib/payments/bolt11';
 import { decodePayment } from '../../lib/payments/codec';
 import { preparePayment } from '../../lib/payments/payment';
 import { EMPTY_ROOT_STORE, type RootStore, withExtraRoots } from '../../lib/payments/roots';
@@ -10,6 +11,7 @@ import { clockOffsetSeconds, secondsLeft } from '../../lib/payments/timing';
 import { walletUriFor } from '../../lib/payments/wallet';
 import { createPaymentFlow } from '../../platform/payments/flow';
 import { HistoryWriteError, type PaymentEntry } from '../../platform/storage/history';
+import { makeInvoice } from '../lnurl/invoices';
 import { type Merchant, PAY_TO_SCRIPT, PAYMENT_AMOUNT, startMerchant } from '../merchant/server';
 import { fakeTransactionHex } from '../merchant/transactions';
 
@@ -123,6 +125,15 @@ describe('loading, showing and paying a request from the test merchant', () => {
       message: expect.stringContaining(`${merchant.origin} is on this computer or a private network`),
     });
     expect(asked).toEqual([merchant.requestUrl('unsigned')]);
+    expect(fetched).toEqual([]);
+    // An LNURL service's payment check (LUD-21) passes the same gate.
+    const verify = `${merchant.origin}/lnurlp/alice/verify/${'ab'.repeat(32)}`;
+    await expect(
+      flow.checkPaid(verify, decodeBolt11(makeInvoice({ description: 'Tea' }))),
+    ).rejects.toMatchObject({
+      code: 'private-host',
+    });
+    expect(asked.at(-1)).toBe(verify);
     expect(fetched).toEqual([]);
 
     const open = flowWith(EMPTY_ROOT_STORE).flow;

@@ -81,4 +81,28 @@ describe('handing a clicked payment link to the payment page', () => {
       fromMenu: false,
     });
   });
+
+  it('re-checks a page’s text with the parser: text of no payment form is not handed over', async () => {
+    // Our content script sends only links the classifier named; anything else is a forged message.
+    expect(await handOffClickedPayment({ text: 'hello there' }, 'page')).toBeUndefined();
+    expect(await handOffClickedPayment({ text: 'ftp://x.example/' }, 'page')).toBeUndefined();
+    // A link of a known form that cannot be read is handed over: the payment page says why.
+    const unreadable = await handOffClickedPayment({ text: ' bitcoin:?r=javascript%3Aalert(1) ' }, 'page');
+    expect(await takeClickedPayment(idOf(unreadable!))).toEqual({
+      text: 'bitcoin:?r=javascript%3Aalert(1)',
+      fromMenu: false,
+    });
+    // A bitcoin: link naming a BIP70 request opens that request, as the page fetches it.
+    const bip72 = await handOffClickedPayment(
+      { text: 'bitcoin:?r=https%3A%2F%2Fshop.example%2Fi%2F1' },
+      'page',
+    );
+    expect(await takeClickedPayment(idOf(bip72!))).toEqual({
+      requestUrl: 'https://shop.example/i/1',
+      fromMenu: false,
+    });
+    // Text the person selected goes on as it is, for the payment page to say what it is.
+    const selected = await handOffClickedPayment({ text: 'hello there' }, 'menu');
+    expect(await takeClickedPayment(idOf(selected!))).toEqual({ text: 'hello there', fromMenu: true });
+  });
 });

@@ -3,6 +3,7 @@
 import { base64 } from '@scure/base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createRootCa, type Identity, pemOf } from '../../devkit/ca';
 import {
   addExtraRootsFromPem,
   certificatesFromPem,
@@ -13,7 +14,6 @@ import {
   RootInputError,
   removeExtraRoot,
 } from '../../platform/payments/roots';
-import { createRootCa, type Identity, pemOf } from '../merchant/ca';
 
 let rootPem: string;
 beforeAll(async () => {

@@ -15,6 +15,7 @@ import {
   TESTNET_UNDER_BC,
   type UriVector,
 } from './bip21-vectors';
+import { makeOffer } from './offers';
 
 const NOW = new Date('2026-05-01T00:00:00Z');
 const now = Math.floor(NOW.getTime() / 1000);
@@ -26,6 +27,8 @@ const TB = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const BCRT = segwitAddress('regtest', 0, new Uint8Array(20).fill(7));
 
 const check = (uri: string) => checkBitcoinUriText(uri, NOW);
+/** A well-formed offer (the test node's key), to stand in for BIP 321's broken example one. */
+const OFFER = makeOffer({ description: 'Tea' });
 
 /** The URI's syntax verdict: "invalid" when it cannot be read or asks for what we cannot do. */
 function syntaxOf(uri: string): 'valid' | 'invalid' {
@@ -69,13 +72,11 @@ describe('the BIP 21 and BIP 321 examples', () => {
     expect(check('bitcoin:?lightning=lnbc420bogusinvoice').reasons[0]).toMatch(
       /^This Lightning invoice cannot be used: /,
     );
-    // Offers and silent-payment addresses are shown, not checked: the URI stays unsigned.
+    // Offers are read, so the bogus one is refused; silent-payment addresses are shown, not checked.
     const offer = check('bitcoin:?lno=lno1bogusoffer&sp=sp1qsilentpayment');
-    expect(offer.verdict).toBe('unsigned');
-    expect(offer.bip21?.presentOnly).toEqual([
-      { key: 'lno', value: 'lno1bogusoffer' },
-      { key: 'sp', value: 'sp1qsilentpayment' },
-    ]);
+    expect(offer.verdict).toBe('invalid');
+    expect(offer.reasons[0]).toMatch(/^This Lightning offer cannot be used: /);
+    expect(offer.bip21?.presentOnly).toEqual([{ key: 'sp', value: 'sp1qsilentpayment' }]);
   });
 
   it('with real addresses in their place, the valid examples are unsigned requests', () => {
@@ -86,6 +87,7 @@ describe('the BIP 21 and BIP 321 examples', () => {
         .replace(/bc1p5swkugezn97763tl0yty6556856uug0q6jflljvep9m4p7339x5qzyrh4q/gi, P2TR)
         .replace('tb1qghfhmd4zh7ncpmxl3qzhmq566jk8ckq4gafnmq', TB)
         .replace(/lightning=lnbc420bogusinvoice&?/, '')
+        .replace('lno1bogusoffer', OFFER)
         .replace(/[?&]$/, '');
       const checked = check(uri);
       if (uri === 'bitcoin:' || uri === 'bitcoin:?pop=callbackuri%3abody%3fpop=') {
@@ -249,12 +251,13 @@ describe('Lightning in a bitcoin: URI (BIP 321)', () => {
     expect(old.warnings.join(' ')).toMatch(/This Lightning invoice expired on .*: do not pay it/);
   });
 
-  it('lno, sp, pj and pay are shown as present and not acted on', () => {
-    const checked = check(`bitcoin:${P2PKH}?lno=lno1x&sp=sp1y&pj=https://pj.example/&pay=z`);
-    expect(checked.bip21?.presentOnly.map((p) => p.key)).toEqual(['lno', 'sp', 'pay', 'pj']);
+  it('sp, pj and pay are shown as present and not acted on; lno is read as an offer', () => {
+    const checked = check(`bitcoin:${P2PKH}?lno=${OFFER}&sp=sp1y&pj=https://pj.example/&pay=z`);
+    expect(checked.bip21?.presentOnly.map((p) => p.key)).toEqual(['sp', 'pay', 'pj']);
+    expect(checked.bip21?.offers.map((o) => o.offer)).toEqual([OFFER]);
     expect(checked.verdict).toBe('unsigned');
     expect(checked.handOff?.uri).toBe(
-      `bitcoin:${P2PKH}?lno=lno1x&sp=sp1y&pj=https%3A%2F%2Fpj.example%2F&pay=z`,
+      `bitcoin:${P2PKH}?lno=${OFFER}&sp=sp1y&pj=https%3A%2F%2Fpj.example%2F&pay=z`,
     );
   });
 

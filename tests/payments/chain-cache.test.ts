@@ -1,12 +1,12 @@
 // What makes judging signed requests fast (parsed certificates cached, roots indexed, keys kept)
 // must never change a verdict: these cases are judged on first sight and again from the caches.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, type Identity, issue } from '../../devkit/ca';
 import { createCertificateCache } from '../../lib/payments/certificate-cache';
 import { validateChain } from '../../lib/payments/chain';
 import { PaymentError } from '../../lib/payments/errors';
 import { createRootStore, type RootStore } from '../../lib/payments/roots';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
-import { createRootCa, type Identity, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { fromHex } from '../merchant/wire';
 import { watchedSubtle } from './watched-subtle';

@@ -5,12 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, issue, pemOf } from '../../devkit/ca';
 import { paymentCheck } from '../../scripts/payment';
 import { TEST_NODE_KEY } from '../lnurl/invoices';
 import { type LnurlService, startLnurlService } from '../lnurl/server';
-import { createRootCa, issue, pemOf } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
+import { FORMAT_VECTORS, HAVE_BOLT12_VECTORS, OFFER_VECTORS } from '../testkit/bolt12-vectors';
 import { VALID_INVOICES } from './bolt11-vectors';
+import { makeOffer } from './offers';
 
 /** As a person runs it: npm, tsx, the script; stdout parsed. Slow (a process start): used twice. */
 function spawn(...args: string[]): Promise<{ code: number; json: Record<string, any> }> {
@@ -32,6 +34,9 @@ async function run(...args: string[]): Promise<{ code: number; json: Record<stri
   return { code, json: JSON.parse(output) };
 }
 
+/** The members the issue names, first and in this order. */
+const FIRST_MEMBERS = ['kind', 'verdict', 'reason', 'network', 'amount', 'payee'];
+
 let dir: string;
 let service: LnurlService;
 beforeAll(async () => {
@@ -47,14 +52,7 @@ describe('the command-line check', () => {
   it('a BOLT 11 invoice: the members the issue names, in that order', { timeout: 120_000 }, async () => {
     const { code, json } = await spawn(VALID_INVOICES[1]!.invoice);
     expect(code).toBe(0);
-    expect(Object.keys(json).slice(0, 6)).toEqual([
-      'kind',
-      'verdict',
-      'reason',
-      'network',
-      'amount',
-      'payee',
-    ]);
+    expect(Object.keys(json).slice(0, 6)).toEqual(FIRST_MEMBERS);
     expect(json).toMatchObject({
       kind: 'bolt11',
       verdict: 'verified',
@@ -130,6 +128,60 @@ describe('the command-line check', () => {
     expect(mismatched.code).toBe(1);
     expect(mismatched.json.reason).toMatch(/description hash is not the hash/);
   });
+
+  it('a BOLT 12 offer in another currency, as a person runs it: its ISO 4217 code as unit', {
+    timeout: 120_000,
+  }, async () => {
+    const offer = makeOffer({ currency: 'EUR', amount: 250n, description: 'Tea', quantityMax: 3n });
+    const { code, json } = await spawn(offer);
+    expect(code).toBe(0);
+    expect(Object.keys(json).slice(0, 6)).toEqual([
+      'kind',
+      'verdict',
+      'reason',
+      'network',
+      'amount',
+      'payee',
+    ]);
+    expect(json).toMatchObject({
+      kind: 'bolt12',
+      verdict: 'unsigned',
+      reason: null,
+      network: 'main',
+      amount: { value: '250', unit: 'EUR', decimals: 2 },
+      payee: TEST_NODE_KEY,
+      wallet: `lightning:${offer}`,
+      details: { quantityMax: '3', description: 'Tea' },
+    });
+  });
+
+  it.runIf(HAVE_BOLT12_VECTORS)(
+    'every BOLT 12 spec vector: offers-test.json (53) and format-string-test.json (12)',
+    async () => {
+      let passed = 0;
+      for (const v of OFFER_VECTORS) {
+        const { code, json } = await run(v.bolt12);
+        expect([v.description, code, json.kind, json.verdict]).toEqual([
+          v.description,
+          v.valid ? 0 : 1,
+          'bolt12',
+          v.valid ? 'unsigned' : 'invalid',
+        ]);
+        if (!v.valid) expect(json.reason, v.description).toMatch(/^This Lightning offer cannot be used: /);
+        passed++;
+      }
+      for (const v of FORMAT_VECTORS) {
+        const { code, json } = await run(v.string);
+        expect([v.comment, code, json.verdict]).toEqual([
+          v.comment,
+          v.valid ? 0 : 1,
+          v.valid ? 'unsigned' : 'invalid',
+        ]);
+        passed++;
+      }
+      expect(passed).toBe(65);
+    },
+  );
 
   it('input it cannot use: exit 2 and an error sentence', { timeout: 120_000 }, async () => {
     expect(await spawn('hello there')).toEqual({

@@ -1,6 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  CORPUS_ABSENT_MESSAGE,
+  CORPUS_DIR,
+  certificateFixture,
+  fixture,
+  HAVE_CORPUS,
+  REQUEST_FIXTURES,
+} from '../../devkit/corpus';
 import { describeScript } from '../../lib/payments/addresses';
 import { commonNameOf, parseCertificate, spkiOf } from '../../lib/payments/certificates';
 import {
@@ -17,14 +25,6 @@ import {
 import { signedBytesOf, verifyRsaSignature } from '../../lib/payments/signature';
 import { parseTransaction } from '../../lib/payments/transactions';
 import { walkFields } from '../../lib/payments/wire';
-import {
-  CORPUS_ABSENT_MESSAGE,
-  CORPUS_DIR,
-  certificateFixture,
-  fixture,
-  HAVE_CORPUS,
-  REQUEST_FIXTURES,
-} from '../testkit/corpus';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from '../../lib/i18n';
-import { displayNameOf, parseCertificate } from '../../lib/payments/certificates';
-import { decodePaymentRequest, decodeX509Certificates } from '../../lib/payments/codec';
-import { formatTime } from '../../lib/payments/expiry';
-import { bundledRootStore, createRootStore, EMPTY_ROOT_STORE } from '../../lib/payments/roots';
-import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import {
   CORPUS_ABSENT_MESSAGE,
   certificateFixture,
   fixture,
   HAVE_CORPUS,
   REQUEST_FIXTURES,
-} from '../testkit/corpus';
+} from '../../devkit/corpus';
+import { formatDate } from '../../lib/i18n';
+import { displayNameOf, parseCertificate } from '../../lib/payments/certificates';
+import { decodePaymentRequest, decodeX509Certificates } from '../../lib/payments/codec';
+import { formatTime } from '../../lib/payments/expiry';
+import { bundledRootStore, createRootStore, EMPTY_ROOT_STORE } from '../../lib/payments/roots';
+import { evaluatePaymentRequest } from '../../lib/payments/verify';
 
 const at = (seconds: number) => new Date(seconds * 1000);
 const byFile = (file: string) => REQUEST_FIXTURES.find((f) => f.file === file)!;

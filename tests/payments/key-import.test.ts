@@ -2,11 +2,11 @@
 // pkijs parsed, as a JWK, because an SPKI import costs several times as much; the SPKI import
 // stays the fallback, so a key that imports neither way still fails as it always did.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, type Identity, issue } from '../../devkit/ca';
 import { t } from '../../lib/i18n';
 import { createCertificateCache } from '../../lib/payments/certificate-cache';
 import { createRootStore, type RootStore } from '../../lib/payments/roots';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
-import { createRootCa, type Identity, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { fromHex } from '../merchant/wire';
 import { watchedSubtle } from './watched-subtle';

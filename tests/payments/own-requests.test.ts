@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, type Identity, issue } from '../../devkit/ca';
 import type { PaymentDetailsInit } from '../../lib/payments/codec';
 import { PaymentError } from '../../lib/payments/errors';
 import { MAX_MONEY } from '../../lib/payments/limits';
@@ -6,7 +7,6 @@ import { createRootStore, EMPTY_ROOT_STORE, type RootStore } from '../../lib/pay
 import { signedBytesOf } from '../../lib/payments/signature';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import { walkFields } from '../../lib/payments/wire';
-import { createRootCa, type Identity, issue } from '../merchant/ca';
 import { type BuildOptions, buildPaymentRequest, P2PKH_SCRIPT, type Signer } from '../merchant/requests';
 import { bytesField, concat, fixed32Field, fromHex, toHex, varintField } from '../merchant/wire';
 

@@ -23,7 +23,7 @@ import {
 
 /**
  * Property tests: about 11,000 cases in total, kept fast. The same checks run a million times
- * in scripts/fuzz-payments.ts. fast-check prints the seed and the shrunk input of any failure.
+ * in tests/payments/fuzz-long.ts. fast-check prints the seed and the shrunk input of any failure.
  */
 
 let seeds: Seed[];

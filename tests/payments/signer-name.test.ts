@@ -3,10 +3,10 @@
 // constraints on SAN DNS names only, so without our check a name-constrained CA (or a root the
 // person added) could put any CN in the heading. Chains are made here, valid around now.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createRootCa, type Identity, type IssueOptions, issue } from '../../devkit/ca';
 import { createRootStore, type RootStore } from '../../lib/payments/roots';
 import { inDnsSubtree } from '../../lib/payments/signer-name';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
-import { createRootCa, type Identity, type IssueOptions, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { fromHex } from '../merchant/wire';
 

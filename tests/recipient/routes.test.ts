@@ -2,11 +2,13 @@
 // gives (whoever asks), what counts as a download, and what the page's own addresses answer.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { parseDownloadPage } from '../../lib/upload/download-page';
 import { recipientAssets } from '../../server/recipient/assets';
 import { PAGE_CSP } from '../../server/recipient/security';
 import {
   bytesOf,
+  clientModeForm,
   currentUploadUrl,
   form,
   legacyUploadUrl,
@@ -16,7 +18,6 @@ import {
   type TestServer,
   teknikCtr,
 } from '../server/test-helpers';
-import { storedBytes } from '../testkit/stored-bytes';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -31,16 +32,7 @@ const IV = 'VY3CdcZ6gKGKHh0T';
 async function clientUpload(fields: Record<string, string> = {}, bytes = randomBytesOf(5000, 3)) {
   const res = await post(
     legacyUploadUrl(t.server),
-    form({
-      encrypt: 'false',
-      saveKey: 'false',
-      iv: IV,
-      keySize: '256',
-      blockSize: '128',
-      contentType: 'image/png',
-      ...fields,
-      file: { bytes: teknikCtr(KEY, IV, bytes), name: 'Ferien <2026>.png' },
-    }),
+    clientModeForm(bytes, KEY, IV, 'Ferien <2026>.png', fields),
   );
   return res.json.result as { url: string; fileName: string };
 }

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Gateway, startGateway } from './ceph';
+import { type Gateway, startGateway } from '../../devkit/ceph';
 import {
   ceph,
   emptyBucket,

@@ -3,7 +3,7 @@
 // get its address and credentials with `inject('ceph')` (see store.ts).
 
 import type { TestProject } from 'vitest/node';
-import { type CephInfo, startCeph } from './ceph';
+import { type CephInfo, startCeph } from '../../devkit/ceph';
 
 declare module 'vitest' {
   export interface ProvidedContext {

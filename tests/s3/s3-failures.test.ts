@@ -6,10 +6,10 @@
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type Gateway, radosgwAdmin, startGateway } from '../../devkit/ceph';
 import { isStorageError, type StorageError } from '../../server/storage/errors';
 import { openS3Storage, type S3Storage } from '../../server/storage/s3';
 import type { S3Settings } from '../../server/storage/s3-config';
-import { freePort, type Gateway, radosgwAdmin, startGateway } from './ceph';
 import {
   blobVisible,
   ceph,

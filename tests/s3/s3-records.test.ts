@@ -4,10 +4,10 @@
 
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Gateway, startGateway } from '../../devkit/ceph';
 import { isStorageError } from '../../server/storage/errors';
 import { openS3Storage, type S3Storage } from '../../server/storage/s3';
 import { expectDeleteAtVersion } from '../server/records-contract';
-import { type Gateway, startGateway } from './ceph';
 import { ceph, freshBucket, rawClient, rounds, settingsFor } from './store';
 
 let client: S3Client;

@@ -13,9 +13,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { inject } from 'vitest';
+import type { CephInfo } from '../../devkit/ceph';
 import type { S3Storage } from '../../server/storage/s3';
 import { type S3Settings, s3Settings } from '../../server/storage/s3-config';
-import type { CephInfo } from './ceph';
 
 export const MiB = 1024 * 1024;
 
@@ -69,29 +69,49 @@ export function settingsFor(
 export function patternStream(
   size: number,
   seed = 1,
-): { stream: Readable; digest(): string; pulled(): number } {
+  /** Give no byte past this many until `release()` is called: the stream cannot end before the test says. */
+  holdAt = Number.POSITIVE_INFINITY,
+): { stream: Readable; digest(): string; pulled(): number; release(): void } {
   const hash = createHash('sha256');
   let produced = 0;
+  let held = false;
   let state = seed >>> 0 || 1;
   const chunk = Buffer.alloc(64 * 1024);
+  /** Pushes the next chunk (or the end) into `stream`. */
+  const next = (stream: Readable) => {
+    if (produced >= size) return void stream.push(null);
+    const n = Math.min(chunk.length, size - produced);
+    // xorshift32: cheap bytes that differ per seed and per position.
+    for (let i = 0; i < n; i += 4) {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      chunk.writeUInt32LE(state >>> 0, i);
+    }
+    const piece = Buffer.from(chunk.subarray(0, n));
+    hash.update(piece);
+    produced += n;
+    stream.push(piece);
+  };
   const stream = new Readable({
     read() {
-      if (produced >= size) return void this.push(null);
-      const n = Math.min(chunk.length, size - produced);
-      // xorshift32: cheap bytes that differ per seed and per position.
-      for (let i = 0; i < n; i += 4) {
-        state ^= state << 13;
-        state ^= state >>> 17;
-        state ^= state << 5;
-        chunk.writeUInt32LE(state >>> 0, i);
-      }
-      const piece = Buffer.from(chunk.subarray(0, n));
-      hash.update(piece);
-      produced += n;
-      this.push(piece);
+      if (produced >= holdAt) held = true;
+      else next(this);
     },
   });
-  return { stream, digest: () => hash.digest('hex'), pulled: () => produced };
+  return {
+    stream,
+    digest: () => hash.digest('hex'),
+    pulled: () => produced,
+    release() {
+      holdAt = Number.POSITIVE_INFINITY;
+      // The read() that found the stream held is still waiting for a chunk (Node asks no more until one comes).
+      if (held) {
+        held = false;
+        next(stream);
+      }
+    },
+  };
 }
 
 export async function sha256Of(stream: Readable): Promise<{ digest: string; size: number }> {

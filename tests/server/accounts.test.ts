@@ -110,4 +110,61 @@ describe('accounts made with the CLI', () => {
       /accounts\[0\] holds a token in clear/,
     );
   }, 120_000);
+
+  it('say which accounts file they use, and warn when it is only the default one', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
+    // No CONFIG, ACCOUNTS_FILE or DATA_DIR: the default data folder of this user (HOME here).
+    const clean = { HOME: scratch, XDG_DATA_HOME: '', CONFIG: '', DATA_DIR: '', ACCOUNTS_FILE: '' };
+    const defaulted = await cli(['account', 'add', 'alice'], clean);
+    const defaultFile = join(scratch, '.local', 'share', 'hushdrop', 'server', 'accounts.json');
+    expect(defaulted.stderr).toContain(
+      `Accounts file: ${defaultFile} (from the default data folder of user `,
+    );
+    expect(defaulted.stderr).toMatch(/no CONFIG, ACCOUNTS_FILE or DATA_DIR is set/);
+    expect(defaulted.stderr).toMatch(/as the server's user with its CONFIG/);
+
+    const config = join(scratch, 'config.json');
+    await writeFile(config, JSON.stringify({ dataDir: 'srv' }));
+    const listed = await cli(['account', 'list'], { ...clean, CONFIG: config });
+    const configured = join(scratch, 'srv', 'accounts.json');
+    expect(listed.stderr).toBe(`Accounts file: ${configured} (from the config file CONFIG=${config}).\n`);
+    expect(listed.stdout).toBe(`No accounts in ${configured}.\n`);
+  }, 120_000);
+
+  it('rotate a token in one write: the old one stops, the new one works, the account is never missing', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'hushdrop-accounts-'));
+    store = await productStore(join(scratch, 'data'));
+    const env = store.env;
+    const file = join(scratch, 'data', 'accounts.json');
+    const first = (await cli(['account', 'add', 'alice'], env)).stdout.split('\n')[1]!.trim();
+    await cli(['account', 'add', 'carol'], env);
+    running = await startProductOn(store, { REQUIRE_ACCOUNT: 'true' });
+    const api = `${running.apiUrl}/v1/Upload`;
+    expect((await post(api, upload(), basic('alice', first))).status).toBe(200);
+
+    // Read the file over and over while the token is replaced: every read has both accounts.
+    let rotating = true;
+    const reads: string[][] = [];
+    const reader = (async () => {
+      while (rotating) {
+        const { accounts } = JSON.parse(await readFile(file, 'utf8'));
+        reads.push(accounts.map((a: { username: string }) => a.username));
+      }
+    })();
+    const rotated = await cli(['account', 'rotate', 'alice'], env);
+    rotating = false;
+    await reader;
+    expect(reads.length).toBeGreaterThan(0);
+    for (const names of reads) expect(names).toEqual(['alice', 'carol']);
+    expect(rotated.stdout).toMatch(
+      new RegExp(`The token of "alice" was replaced in ${file}; the old one no longer works`),
+    );
+    const second = rotated.stdout.split('\n')[1]!.trim();
+    expect(second).toMatch(/^[A-Za-z0-9]{40}$/);
+    expect(second).not.toBe(first);
+
+    expect((await post(api, upload(), basic('alice', first))).status).toBe(401);
+    expect((await post(api, upload(), basic('alice', second))).status).toBe(200);
+    await expect(cli(['account', 'rotate', 'dave'], env)).rejects.toThrow(/There is no account "dave" in /);
+  }, 180_000);
 });

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProductServer, peakRss } from './product-cli';
+import { type ProductServer, peakRss, runtimeGarbagePeak } from './product-cli';
 import { type ProductStore, productStore, startProductOn } from './product-store';
 import { bytesOf, form, post, randomBytesOf } from './test-helpers';
 
@@ -115,10 +115,14 @@ describe('a 1 GiB body to every route that is not an upload', () => {
     const health = await sendHuge(`${server.listenUrl}/_hushdrop/health`, 'GET', GIB);
     expect(health.status).toBe(200);
     const growth = (await peakRss(server.child.pid!)) - before;
+    // Discarded bytes are garbage until Node collects them, and how much it lets pile up differs by
+    // version: the bound is that, measured now, plus 32 MiB (one 1 GiB body kept would be far over).
+    const garbage = await runtimeGarbagePeak();
     console.info(
-      `server peak RSS growth over ${routes.length * 2 + 1} 1 GiB bodies: ${(growth / MIB).toFixed(1)} MiB`,
+      `server peak RSS growth over ${routes.length * 2 + 1} 1 GiB bodies: ${(growth / MIB).toFixed(1)} MiB ` +
+        `(this Node lets ${(garbage / MIB).toFixed(1)} MiB of dropped buffers pile up)`,
     );
-    expect(growth).toBeLessThan(64 * MIB);
+    expect(growth).toBeLessThan(garbage + 32 * MIB);
     expect((await fetch(`${server.listenUrl}/_hushdrop/health`)).status).toBe(200);
   }, 180_000);
 });

@@ -84,6 +84,44 @@ describe('settings', () => {
     }
     expect(() => loadSettings({ CONFIG: join(dir, 'absent.json') })).toThrow(/cannot be read/);
   });
+
+  it('name the line and column of a config file that is not JSON', async () => {
+    const path = join(dir, 'config.json');
+    const cases: [string, string][] = [
+      ['{\n  "port": 8787\n  "host": "x"\n}', 'line 3, column 3: a comma was expected'],
+      [
+        '{\n  "port": 8787,\n}\n',
+        'line 3, column 1: a key in double quotes was expected (a comma too many?)',
+      ],
+      ['{\n  // a comment\n  "port": 1\n}', 'line 2, column 3: JSON has no comments'],
+      ['{\r\n  "host": "x"\r\n}\r\n}', 'line 4, column 1: the text goes on after the end of the JSON'],
+      ['', 'the file is empty'],
+    ];
+    for (const [text, where] of cases) {
+      await writeFile(path, text);
+      expect(() => loadSettings({ CONFIG: path }), JSON.stringify(text)).toThrow(
+        `The config file ${path} is not valid JSON: ${where}.`,
+      );
+    }
+  });
+
+  it('turn metrics on with a token of at least 24 characters, from the file or METRICS_TOKEN', async () => {
+    expect((await withConfig({})).metrics).toBeUndefined();
+    const token = 'a-token-of-24-characters';
+    expect((await withConfig({ metrics: { token } })).metrics).toEqual({ token });
+    expect((await withConfig({ metrics: { token } }, { METRICS_TOKEN: `${token}!` })).metrics).toEqual({
+      token: `${token}!`,
+    });
+    await expect(withConfig({ metrics: { token: 'short' } })).rejects.toThrow(
+      /metrics\.token must be at least 24 characters/,
+    );
+    await expect(withConfig({}, { METRICS_TOKEN: 'short' })).rejects.toThrow(
+      /METRICS_TOKEN must be at least 24/,
+    );
+    await expect(withConfig({ metrics: { tokn: token } })).rejects.toThrow(
+      /"metrics" in the config file: unknown key "tokn"/,
+    );
+  });
 });
 
 describe('uploads in parts settings', () => {
@@ -171,7 +209,12 @@ describe('object storage settings', () => {
 
   it('refuse every mistake with a sentence that names it', async () => {
     const cases: [unknown, Record<string, string>, RegExp][] = [
-      [{ storageUrl: 'https://drops' }, {}, /STORAGE_URL must look like s3:\/\/<bucket>\/<prefix>/],
+      [
+        { storageUrl: 'https://drops' },
+        {},
+        /"storageUrl" in the config file must look like s3:\/\/<bucket>\/<prefix>/,
+      ],
+      [{}, { STORAGE_URL: 'https://drops' }, /^STORAGE_URL must look like s3:\/\/<bucket>\/<prefix>/],
       [{ storageUrl: 's3://No_Such' }, {}, /not a valid S3 bucket name/],
       [{ s3: { region: 'x' } }, {}, /"s3" in the config file needs "storageUrl"/],
       [{ storageUrl: 's3://drops/', s3: { secretAccessKey: 'x' } }, {}, /secretAccessKey/],

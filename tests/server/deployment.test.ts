@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTlsIdentity, type TlsIdentity } from '../../devkit/tls';
 import type { ProductServer } from './product-cli';
 import { type ProductStore, productStore, startProductOn } from './product-store';
 import { bytesOf, form } from './test-helpers';
-import { makeTlsIdentity, type TlsIdentity } from './tls';
 
 const README = join(__dirname, '..', '..', 'README.md');
 const PUBLIC = 'https://drop.example.org';

@@ -58,7 +58,14 @@ describe.skipIf(!namespaces)('a full disk', () => {
   it('answers 507, keeps nothing of what did not fit, and takes what fits afterwards', async () => {
     // The folder really is the small tmpfs, not the test's own disk.
     expect(await readdir(dataDir)).toEqual([]);
-    expect((await readdir(inside)).sort()).toEqual(['files', 'records', 'server.lock']);
+    // (admin.json and admin.sock: the way `uploads remove` reaches a running server, server/admin.ts.)
+    expect((await readdir(inside)).sort()).toEqual([
+      'admin.json',
+      'admin.sock',
+      'files',
+      'records',
+      'server.lock',
+    ]);
 
     const tooBig = await upload(randomBytesOf(8 * 1024 * 1024));
     expect(tooBig.status).toBe(507);

@@ -2,9 +2,9 @@
 // as sent and recorded as ece1; the server never receives its secret, and refuses what cannot be one.
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { eceEncryptBytes, randomSecret, secretText } from '../../lib/crypto';
 import { fetchTransport, sendUpload } from '../../lib/upload';
-import { storedBytes } from '../testkit/stored-bytes';
 import { findInRecorded } from './record';
 import {
   bytesOf,

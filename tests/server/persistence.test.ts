@@ -5,8 +5,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { defaultDataDir } from '../../server/config/settings';
-import { storedBytes } from '../testkit/stored-bytes';
 import { type ProductServer, startProductServer } from './product-cli';
 import { bytesOf, form, getBytes, post, randomBytesOf, teknikCtr } from './test-helpers';
 

@@ -1,8 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedBytes } from '../testkit/stored-bytes';
+import { storedBytes } from '../../devkit/stored-bytes';
 import {
   bytesOf,
+  clientModeForm,
   currentUploadUrl,
   form,
   getBytes,
@@ -202,19 +203,11 @@ describe('encryption modes', () => {
   it('client-style upload (encrypt=false, iv sent, no key) is stored byte for byte', async () => {
     const key = 'abcdefghijklmnopqrstuvwxyzABCDEF';
     const iv = '0123456789ABCDEF';
-    const cipher = teknikCtr(key, iv, randomBytesOf(100_000, 7));
+    const plain = randomBytesOf(100_000, 7);
+    const cipher = teknikCtr(key, iv, plain);
     const res = await post(
       legacyUploadUrl(t.server),
-      form({
-        encrypt: 'false',
-        saveKey: 'false',
-        iv,
-        keySize: '256',
-        blockSize: '128',
-        contentType: 'image/png',
-        genDeletionKey: 'true',
-        file: { bytes: cipher, name: 'photo.png' },
-      }),
+      clientModeForm(plain, key, iv, 'photo.png', { genDeletionKey: 'true' }),
     );
     const r = res.json.result;
     expect(r).toMatchObject({ key: null, iv, contentType: 'image/png', contentLength: cipher.length });

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { makeTlsIdentity } from '../../devkit/tls';
 import { hashToken } from '../../server/accounts/tokens';
 import type { ApiContext } from '../../server/api/context';
 import { checkDeletion, DOWNLOAD_DATA_PATH, replyDeletionPage } from '../../server/api/downloads';
@@ -20,7 +21,6 @@ import { dripReply, droppedReply, FaultSwitch, playFault } from './faults';
 import { Recorder } from './record';
 import { s3ForTestServer } from './storage-under-test';
 import { listStoredBlobs, readStored } from './stored';
-import { makeTlsIdentity } from './tls';
 import type { DeletionMode, ReferenceServer, ServerOptions } from './types';
 
 export { findInRecorded } from './record';

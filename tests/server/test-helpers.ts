@@ -65,6 +65,29 @@ export function form(entries: Record<string, string | FilePart>): FormData {
   return data;
 }
 
+/**
+ * A client-mode upload's form as Hushdrop sends it (Teknik format): `plain` encrypted here with `key` and
+ * `iv`, the IV sent, no key, `fields` on top.
+ */
+export function clientModeForm(
+  plain: Uint8Array,
+  key: string,
+  iv: string,
+  name: string,
+  fields: Record<string, string> = {},
+): FormData {
+  return form({
+    encrypt: 'false',
+    saveKey: 'false',
+    iv,
+    keySize: '256',
+    blockSize: '128',
+    contentType: 'image/png',
+    ...fields,
+    file: { bytes: teknikCtr(key, iv, plain), name },
+  });
+}
+
 export interface UploadAnswer {
   status: number;
   headers: Headers;

@@ -5,6 +5,7 @@
 import { type ClientHttp2Session, connect, constants } from 'node:http2';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from '../../devkit/tls';
 import {
   bytesOf,
   form,
@@ -15,7 +16,6 @@ import {
   type TestServer,
   teknikCtr,
 } from './test-helpers';
-import { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from './tls';
 
 const MIB = 1024 * 1024;
 

@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
+import { createRootCa, issue } from '../../devkit/ca';
+import { CORPUS_DIR, certificateFixture, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from '../../devkit/corpus';
 import { addressToScript } from '../../lib/payments/addresses';
 import { checkPaymentText } from '../../lib/payments/check';
 import {
@@ -10,20 +12,20 @@ import {
   decodeX509Certificates,
 } from '../../lib/payments/codec';
 import { PaymentError } from '../../lib/payments/errors';
+import { paymentLinkOf } from '../../lib/payments/forms';
+import { sourceFromText } from '../../lib/payments/page-input';
 import { createRootStore, type RootStore } from '../../lib/payments/roots';
 import { signedBytesOf } from '../../lib/payments/signature';
 import { parseTransactionsHex } from '../../lib/payments/transactions';
-import { parseBitcoinUri, paymentLinkOf } from '../../lib/payments/uri';
+import { parseBitcoinUri } from '../../lib/payments/uri';
 import { evaluatePaymentRequest } from '../../lib/payments/verify';
 import { walkFields } from '../../lib/payments/wire';
-import { createRootCa, issue } from '../merchant/ca';
 import { buildPaymentRequest, P2PKH_SCRIPT } from '../merchant/requests';
 import { bytesField, fromHex, varintField } from '../merchant/wire';
-import { CORPUS_DIR, certificateFixture, fixture, HAVE_CORPUS, REQUEST_FIXTURES } from './corpus';
 
 /**
  * Fuzz inputs for lib/payments, shared by tests/payments/properties.test.ts (about 11,000 cases)
- * and scripts/fuzz-payments.ts (a million): seeds (valid requests, ours and the real corpus),
+ * and tests/payments/fuzz-long.ts (a million): seeds (valid requests, ours and the real corpus),
  * byte mutations, parser text, and the checks every input must pass: only PaymentError may be
  * thrown, and nothing whose signed content changed may come out verified.
  */
@@ -160,7 +162,8 @@ export function checkText(text: string): void {
   onlyPaymentErrors(() => parseBitcoinUri(text));
   onlyPaymentErrors(() => parseBitcoinUri(`bitcoin:${text}`));
   paymentLinkOf({ href: text, type: text });
-  paymentLinkOf({ href: `bitcoin:?r=${text}` });
+  for (const prefix of ['', 'bitcoin:?r=', 'lightning:'])
+    onlyPaymentErrors(() => sourceFromText(`${prefix}${text}`));
   onlyPaymentErrors(() => addressToScript(text, 'main'));
   onlyPaymentErrors(() => addressToScript(text, 'test'));
   onlyPaymentErrors(() => parseTransactionsHex(text));

@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import {
   eceDecryptBytes,
   eceEncryptStream,
@@ -25,7 +26,6 @@ import {
 } from '../../lib/upload';
 import { nodeEceDecrypt } from '../crypto/ece-node';
 import { findInRecorded, type ReferenceServer, startServer } from '../server/server';
-import { storedBytes } from '../testkit/stored-bytes';
 
 let server: ReferenceServer;
 let dataDir: string;

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBytes } from '../../devkit/stored-bytes';
 import { deriveIv, encryptBlob, parseLink, randomKey } from '../../lib/crypto';
 import {
   deletionLink,
@@ -19,7 +20,6 @@ import {
   type Variant,
 } from '../../lib/upload';
 import { type Fault, findInRecorded, type ReferenceServer, startServer } from '../server/server';
-import { storedBytes } from '../testkit/stored-bytes';
 
 const ACCOUNT = { username: 'jörg', token: 'tøken' };
 const NOW = Date.parse('2030-01-15T12:00:00Z');

@@ -46,3 +46,12 @@ export function parseBip353Name(input: string): Bip353Name {
   if (nameWire(dnsName).length > 255) throw new PaymentError('bad-input', t('payNameForm', shown));
   return { user, domain, display: `${BITCOIN_SIGN}${user}@${domain}`, dnsName };
 }
+
+/** For a plain `user@domain`: the BIP 353 name it also is, when it is one. */
+export function alsoName(text: string): { name?: Bip353Name } {
+  try {
+    return { name: parseBip353Name(text) };
+  } catch {
+    return {};
+  }
+}

@@ -5,7 +5,7 @@
  * that is not the request's own site, and for a plain address the Lightning Address's site too.
  */
 import type { LnurlSource, PaymentSource } from '../page-input';
-import { type Bip353Name, parseBip353Name } from './name';
+import type { Bip353Name } from './name';
 
 /** A `₿user@domain` to look up (BIP 353 only). */
 export interface NameSource {
@@ -15,19 +15,6 @@ export interface NameSource {
   /** The resolver's address, set by the page from the settings before anything is asked. */
   resolver?: string;
   pageUrl?: string;
-}
-
-export function nameSource(text: string, pageUrl?: string): NameSource {
-  return { kind: 'name', text, name: parseBip353Name(text), ...(pageUrl ? { pageUrl } : {}) };
-}
-
-/** For a plain `user@domain`: the BIP 353 name it also is, when it is one. */
-export function alsoName(text: string): { name?: Bip353Name } {
-  try {
-    return { name: parseBip353Name(text) };
-  } catch {
-    return {};
-  }
 }
 
 /** Whether a source looks a BIP 353 name up (a ₿ name, or a Lightning Address that is also one). */

@@ -9,7 +9,7 @@ import jsQR from 'jsqr';
 import type { Locator } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLink } from '../../testkit/links';
+import { openLink } from '../../../devkit/links';
 import { startTestServer, type TestServer } from '../../testkit/server';
 import { seriousViolations } from '../support/axe';
 import { startSite } from '../support/site';

@@ -2,10 +2,10 @@
 // testkit's launchExtension; the steps are the shared ones (../support) on a Playwright page.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { ExtensionBrowser } from '../../testkit/chromium';
-import { launchExtension } from '../../testkit/chromium';
+import type { ExtensionBrowser } from '../../../devkit/chromium';
+import { launchExtension } from '../../../devkit/chromium';
+import { serverSettings } from '../../../devkit/settings';
 import { type RecordedRequest, startTestServer, type TestServer } from '../../testkit/server';
-import { serverSettings } from '../../testkit/settings';
 import { ChromiumPage } from '../driver/chromium';
 import type { FileSpec } from '../driver/driver';
 import {
@@ -14,8 +14,8 @@ import {
   uploadThroughPage as uploadOn,
 } from '../support/uploads';
 
-export { CHROMIUM_BUILD as EXT_PATH, type ExtensionBrowser, launchExtension } from '../../testkit/chromium';
-export { serverSettings } from '../../testkit/settings';
+export { CHROMIUM_BUILD as EXT_PATH, type ExtensionBrowser, launchExtension } from '../../../devkit/chromium';
+export { serverSettings } from '../../../devkit/settings';
 export { historyCount } from '../support/history';
 export { UNGRANTED_HOST } from '../support/hosts';
 

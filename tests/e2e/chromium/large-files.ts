@@ -2,8 +2,8 @@
 // starts noted (Playwright's worker event), and a Cancel click made by the page itself at a given
 // point of an upload.
 import type { Page } from 'playwright-core';
+import type { ExtensionBrowser } from '../../../devkit/chromium';
 import type { Settings } from '../../../lib/settings';
-import type { ExtensionBrowser } from '../../testkit/chromium';
 
 /**
  * Arms a click on the job's Cancel button, made by the page itself in the very task that first

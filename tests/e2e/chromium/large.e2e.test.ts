@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIB, writeRandomFile } from '../../../devkit/files';
+import { decryptedHash } from '../../../devkit/links';
+import { opfsNames } from '../../../devkit/opfs';
 import type { Settings } from '../../../lib/settings';
-import { MIB, writeRandomFile } from '../../testkit/files';
-import { decryptedHash } from '../../testkit/links';
-import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { historyCount } from '../support/history';
 import {

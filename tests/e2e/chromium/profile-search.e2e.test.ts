@@ -10,9 +10,9 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { opfsNames } from '../../testkit/opfs';
+import { opfsNames } from '../../../devkit/opfs';
+import { until } from '../../../devkit/wait';
 import { startTestServer, type TestServer } from '../../testkit/server';
-import { until } from '../../testkit/wait';
 import { type ExtensionBrowser, launchExtension, openInViewer, serverSettings, submitFile } from './harness';
 
 declare const chrome: any;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { opfsNames } from '../../testkit/opfs';
+import { opfsNames } from '../../../devkit/opfs';
 import { startTestServer, type TestServer } from '../../testkit/server';
 import {
   EXT_PATH,

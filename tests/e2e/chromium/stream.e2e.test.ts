@@ -17,14 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MIB, writeRandomFile } from '../../../devkit/files';
+import { decryptedHash } from '../../../devkit/links';
+import { opfsNames } from '../../../devkit/opfs';
+import { writeTransportFigures } from '../../../devkit/transport-figures';
 import { eceCiphertextSize, eceDecryptBytes, readSecret } from '../../../lib/crypto';
 import { DEFAULT_UPLOAD } from '../../../lib/settings';
 import { NO_FIGURES } from '../../../lib/upload';
-import { MIB, writeRandomFile } from '../../testkit/files';
-import { decryptedHash } from '../../testkit/links';
-import { opfsNames } from '../../testkit/opfs';
 import { type ReferenceServer, startServer } from '../../testkit/server';
-import { writeTransportFigures } from '../../testkit/transport-figures';
 import { historyCount } from '../support/history';
 import {
   type ExtensionBrowser,

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIB, writeRandomFile } from '../../testkit/files';
-import { decryptedHash } from '../../testkit/links';
+import { MIB, writeRandomFile } from '../../../devkit/files';
+import { decryptedHash } from '../../../devkit/links';
+import { storedTransportFigures, writeTransportFigures } from '../../../devkit/transport-figures';
 import { type ReferenceServer, startServer } from '../../testkit/server';
-import { storedTransportFigures, writeTransportFigures } from '../../testkit/transport-figures';
 import { type ExtensionBrowser, launchExtension, oneRequestWay, serverSettings } from './harness';
 import { openUploadPage } from './large-files';
 

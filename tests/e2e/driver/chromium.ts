@@ -4,7 +4,7 @@
 //   report about the element (its image or link address, the selected text, the page) and
 //   dispatches the extension's own contextMenus.onClicked event with it, in its service worker;
 // - the permission prompt: a native dialog, so the hosts the person would allow are granted in a
-//   copy of the build's manifest at launch (tests/testkit/chromium.ts says how).
+//   copy of the build's manifest at launch (devkit/chromium.ts says how).
 // Notifications: Chromium lists a notification's id (notifications.getAll), not its text, so at
 // launch the service worker's notifications.create is wrapped to note the text of each one it
 // shows; the real call still runs, and only notifications Chromium still lists are reported.
@@ -14,14 +14,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Download, Locator, Page } from 'playwright-core';
-import type { Settings } from '../../../lib/settings';
 import {
   type ChromiumBrowser,
   type ExtensionBrowser,
   launchChromium,
   launchExtension,
-} from '../../testkit/chromium';
-import { treeMemory } from '../../testkit/memory';
+} from '../../../devkit/chromium';
+import { treeMemory } from '../../../devkit/memory';
+import type { Settings } from '../../../lib/settings';
 import { filesIn } from './download-folder';
 import {
   type Driver,

@@ -1,7 +1,7 @@
 // The one API the e2e scenarios drive a browser with: a scenario is written once and runs in
 // Chromium and in Firefox. Two implementations, each doing things the real way for its browser:
-//   ./chromium.ts  playwright-core on Debian's Chromium (launched by tests/testkit/chromium.ts)
-//   ./firefox.ts   Marionette on firefox-esr (launched by tests/testkit/firefox.ts)
+//   ./chromium.ts  playwright-core on Debian's Chromium (launched by devkit/chromium.ts)
+//   ./firefox.ts   Marionette on firefox-esr (launched by devkit/firefox.ts)
 // Where a browser's own UI cannot be reached by automation, its implementation says what stands
 // in for it (in Chromium: the right-click menu and the permission prompt). The rest is the real
 // thing: real clicks and typing, files read from disk, the browser's own clipboard and downloads.
@@ -21,8 +21,9 @@
 // Nothing here sleeps: every wait is a poll of a condition or an event of the browser.
 // A case one browser cannot run goes in tests/e2e/chromium/ or tests/e2e/firefox/, with a
 // sentence at the top of its file saying why.
+
+import type { Memory } from '../../../devkit/memory';
 import type { Settings } from '../../../lib/settings';
-import type { Memory } from '../../testkit/memory';
 import type { FolderFile } from './download-folder';
 
 export type BrowserName = 'chromium' | 'firefox';

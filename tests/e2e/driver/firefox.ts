@@ -1,15 +1,15 @@
 // The Driver for Firefox: Marionette on headless firefox-esr with the built Firefox extension
-// (tests/testkit/firefox.ts launches it). Pages are driven like any page: real clicks, typing,
+// (devkit/firefox.ts launches it). Pages are driven like any page: real clicks, typing,
 // file inputs with files on disk. What a person does in Firefox's own UI — the right-click menu,
 // the permission doorhanger, the dialog of a link handler, the clipboard, notifications, the
 // downloads list — is done or read in Firefox's chrome with chrome-context scripts, on the real
 // menus and prompts. No stand-ins.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { FIREFOX_BUILD, type FirefoxBrowser, launchFirefox } from '../../../devkit/firefox';
+import { type Marionette, MarionetteError } from '../../../devkit/marionette';
+import { until } from '../../../devkit/wait';
 import type { Settings } from '../../../lib/settings';
-import { FIREFOX_BUILD, type FirefoxBrowser, launchFirefox } from '../../testkit/firefox';
-import { type Marionette, MarionetteError } from '../../testkit/marionette';
-import { until } from '../../testkit/wait';
 import { filesIn } from './download-folder';
 import {
   type Driver,

@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLink } from '../../../devkit/links';
+import { until } from '../../../devkit/wait';
 import { describeScript } from '../../../lib/payments/addresses';
 import { type Merchant, PAY_TO_SCRIPT, startMerchant } from '../../merchant/server';
-import { openLink } from '../../testkit/links';
-import { until } from '../../testkit/wait';
 import { launchDriver } from '../driver/each-browser';
 import type { FirefoxDriver } from '../driver/firefox';
 import { UNGRANTED_HOST as HOST, OTHER_HOST } from '../support/hosts';

@@ -1,7 +1,7 @@
 // The sign that the content script has read a page: the toolbar badge counting its payment links.
 // The page cannot see the badge, so a scenario waits on it where it once waited on marks the
 // script wrote into the page (which told pages that Hushdrop is installed).
-import { until } from '../../testkit/wait';
+import { until } from '../../../devkit/wait';
 import type { Driver, DriverPage } from '../driver/driver';
 
 /**

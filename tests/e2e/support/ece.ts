@@ -1,9 +1,9 @@
 // Files in the authenticated link format (#ece1.), uploaded by the real extension, and a byte of
 // one changed where the server keeps it: what the viewer and the recipient page must refuse.
 import { expect } from 'vitest';
+import { serverSettings } from '../../../devkit/settings';
 import { DEFAULT_UPLOAD } from '../../../lib/settings';
 import type { ReferenceServer } from '../../testkit/server';
-import { serverSettings } from '../../testkit/settings';
 import type { Driver, FileSpec } from '../driver/driver';
 import { fileNameOf, uploadThroughPage } from './uploads';
 

@@ -1,6 +1,6 @@
 // The options page's server form, filled and tested as a person does it.
-import type { ServerAddresses } from '../../testkit/settings';
-import { until } from '../../testkit/wait';
+import type { ServerAddresses } from '../../../devkit/settings';
+import { until } from '../../../devkit/wait';
 import type { Driver, DriverPage } from '../driver/driver';
 
 /** Opens the page's Advanced disclosure (the API variant lives there), if it is closed. */

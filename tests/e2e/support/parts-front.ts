@@ -14,7 +14,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerAddresses } from '../../testkit/settings';
+import type { ServerAddresses } from '../../../devkit/settings';
 
 /** What the front saw: each request's method, path and query, and the status it was answered with. */
 export interface Seen {

@@ -1,6 +1,6 @@
 // Steps many scenarios take, through a driver: uploading a file on the upload page, and opening a
 // link in the viewer as a person pasting it would, and giving the popup a file.
-import { until } from '../../testkit/wait';
+import { until } from '../../../devkit/wait';
 import type { Driver, DriverPage, FileSpec, JobView, Target } from '../driver/driver';
 
 /** The name a server stored an upload under: the last part of its link's path. */

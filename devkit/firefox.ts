@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Settings } from '../../lib/settings';
+import type { Settings } from '../lib/settings';
 import { Marionette } from './marionette';
 import { type Memory, treeMemory } from './memory';
 import { settingsItems } from './settings';

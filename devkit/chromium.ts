@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
-import type { Settings } from '../../lib/settings';
+import type { Settings } from '../lib/settings';
 import { childPids, processName } from './memory';
 import { settingsItems } from './settings';
 import { until } from './wait';

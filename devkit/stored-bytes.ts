@@ -1,7 +1,7 @@
 // How a program gets the stored bytes of an upload whose link opens the recipient page (README,
 // "Recipients"): a GET of the link gives the page, whose JSON block names the address to POST.
 // Links served directly (plain uploads, kept keys) answer the GET with the file itself.
-import { parseDownloadPage } from '../../lib/upload/download-page';
+import { parseDownloadPage } from '../lib/upload/download-page';
 
 export interface Fetched {
   status: number;

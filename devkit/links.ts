@@ -5,8 +5,8 @@ import { createDecipheriv, createHash, type Decipher } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { eceDecryptBytes } from '../../lib/crypto/ece-stream';
-import { parseShareLink } from '../../lib/crypto/link';
+import { eceDecryptBytes } from '../lib/crypto/ece-stream';
+import { parseShareLink } from '../lib/crypto/link';
 import { storedBytes } from './stored-bytes';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -2,13 +2,13 @@
 // Same checks and inputs as tests/payments/properties.test.ts (tests/testkit/fuzz.ts): only
 // PaymentError may be thrown, and no request whose signed bytes changed may come out verified.
 //
-//   npx tsx scripts/fuzz-payments.ts                   # 1,000,000 cases
-//   npx tsx scripts/fuzz-payments.ts --cases 20000 --seed 42
+//   npx tsx tests/payments/fuzz-long.ts                   # 1,000,000 cases
+//   npx tsx tests/payments/fuzz-long.ts --cases 20000 --seed 42
 //
 // A failure prints the fast-check seed, path and counterexample; re-run with that --seed.
 import fc from 'fast-check';
-import { EMPTY_ROOT_STORE } from '../lib/payments/roots';
-import * as fuzz from '../tests/testkit/fuzz';
+import { EMPTY_ROOT_STORE } from '../../lib/payments/roots';
+import * as fuzz from '../testkit/fuzz';
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);

@@ -6,9 +6,9 @@
 
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import { issue, pemOf } from '../merchant/ca';
+import { issue, pemOf } from './ca';
 
-export { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from '../../server/http/tls';
+export { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from '../server/http/tls';
 
 export interface TlsIdentity {
   certificatePem: string;

@@ -117,6 +117,27 @@ async function untilAnswering(url: string, deadline: number): Promise<void> {
   }
 }
 
+/** Waits until the monitor `mon.a` of the cluster in `dir` reports itself as the quorum's leader. */
+async function untilMonitorLeads(dir: string, deadline: number): Promise<void> {
+  const socket = join(dir, 'run', 'mon.a.asok');
+  let said = 'nothing (its admin socket is not open yet)';
+  for (;;) {
+    try {
+      const status = JSON.parse(await runTool('ceph', ['--admin-daemon', socket, 'mon_status'], dir)) as {
+        state?: string;
+        quorum?: number[];
+      };
+      if (status.state === 'leader' && (status.quorum?.length ?? 0) > 0) return;
+      said = `state ${JSON.stringify(status.state)}`;
+    } catch (err) {
+      said = (err as Error).message.split('\n')[0] ?? said;
+    }
+    if (Date.now() > deadline) throw new CephError(`The monitor did not lead in time; it said ${said}.`);
+    // The monitor announces nothing when it becomes leader; ask again shortly.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export interface Gateway {
   name: string;
   port: number;
@@ -238,6 +259,10 @@ export async function startCeph(options: StartOptions = {}): Promise<CephCluster
       'creating the monitor',
     );
     daemons.push(spawnDaemon(dir, 'mon.a', 'ceph-mon', ['-f', '-c', conf, '-i', 'a']));
+    // A command sent before the monitor leads its (one-member) quorum can be refused outright: under load
+    // `osd new` once failed with "EPERM: problem getting command descriptions from mon". Ask the monitor
+    // itself, through its admin socket, until it says it leads.
+    await whileAlive(untilMonitorLeads(dir, deadline), daemons, deadline, 'starting the monitor', dir);
 
     const osdUuid = randomUUID();
     const osdId = (

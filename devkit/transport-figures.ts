@@ -3,13 +3,13 @@
 // platform/storage/transport-figures.ts keeps them, from any of its pages or its service worker: the
 // e2e tests set them to see the chosen way used (or empty them so an upload streams as with none),
 // and the bench empties them before each link and sends one upload the other way.
-import { normalizeFigures, type TransportFigures } from '../../lib/upload';
+import { normalizeFigures, type TransportFigures } from '../lib/upload';
 import {
   FIGURES_DB,
   FIGURES_DB_VERSION,
   FIGURES_KEY,
   FIGURES_STORE,
-} from '../../platform/storage/transport-figures';
+} from '../platform/storage/transport-figures';
 
 /** A Playwright page or worker of the extension. */
 interface Context {

@@ -1,6 +1,6 @@
 // Settings written the one way every test, the bench and `npm start` use: profiles made by the
 // product's own newProfile, stored with the current settings version so no migration runs.
-import { newProfile, type Profile, SETTINGS_VERSION, type Settings } from '../../lib/settings';
+import { newProfile, type Profile, SETTINGS_VERSION, type Settings } from '../lib/settings';
 
 /** Where a reference server listens (the addresses it prints at start). */
 export interface ServerAddresses {

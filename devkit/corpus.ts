@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
  * MANIFEST.md says about each file. Read in place; never copied into the project.
  */
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** BIP70_CORPUS_DIR overrides the location (e.g. to check the skip path). */
 export const CORPUS_DIR = resolve(projectRoot, process.env.BIP70_CORPUS_DIR ?? '../shared/fixtures/bip70');
 export const HAVE_CORPUS = existsSync(resolve(CORPUS_DIR, 'MANIFEST.md'));
