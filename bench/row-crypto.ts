@@ -1,7 +1,7 @@
 // Row a: encryption throughput in an extension page of Chromium, on one 256 MiB file:
 //   a1  Hushdrop's chunked loop (createCipher(...).cryptAt, 1 MiB slices, awaited one by one)
-//   a2  Hushdrop's pipeline: the bundled encrypt worker reading the disk-backed File and writing
-//       OPFS through a sync access handle (exactly what an upload runs)
+//   a2  Hushdrop's pipeline: the bundled files worker reading the disk-backed File and writing
+//       OPFS through a sync access handle (exactly what an upload's disk way runs)
 //   raw one WebCrypto AES-CTR call over the whole buffer
 //   cjs crypto-js 4.2.0 AES-CTR (what Teknik's page used) on a 4 MiB sample of the same bytes
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { STREAM_CHUNK_BYTES } from '../lib/crypto';
-import type { EncryptStart } from '../platform/upload/encrypt-worker';
+import type { SealCommand } from '../platform/upload/encrypt-worker-files';
 import { type BenchBrowser, benchFileInput } from './chromium';
 import { MIB, median, writeRandomFile } from './common';
 
@@ -58,8 +58,8 @@ export async function cryptoRow(
   const sample = 4 * MIB;
   const path = join(tmp, 'crypto-256.bin');
   await writeRandomFile(path, size);
-  const worker = readdirSync(join(b.extDir!, 'assets')).find((n) => /^encrypt-worker.*\.js$/.test(n));
-  if (!worker) throw new Error('The build has no encrypt-worker asset.');
+  const worker = readdirSync(join(b.extDir!, 'assets')).find((n) => /^encrypt-worker-files.*\.js$/.test(n));
+  if (!worker) throw new Error('The build has no encrypt-worker-files asset.');
   const cryptoJs = readFileSync(createRequire(import.meta.url).resolve('crypto-js/crypto-js.js'), 'utf8');
 
   const page = await b.ctx.newPage();
@@ -81,11 +81,13 @@ export async function cryptoRow(
       },
       { key: BENCH_KEY, iv: BENCH_IV },
     );
-    // The worker's own start command, typed here so that a change to it breaks the build, not the
-    // run (the row failed from 2026-11-25 to 11-26 when the command grew a cipher of either format).
-    const start: Omit<EncryptStart, 'file' | 'name'> = {
-      type: 'start',
+    // The worker's own command, typed here so that a change to it breaks the build, not the run
+    // (the row failed from 2026-11-25 to 11-26 when the command grew a cipher of either format). One
+    // part of the whole file: the disk way's encrypted copy.
+    const start: Omit<SealCommand, 'file'> = {
+      type: 'seal',
       cipher: { format: 'teknik', key: BENCH_KEY, iv: BENCH_IV },
+      partBytes: size,
       chunkSize,
       freeSpent: false,
     };
@@ -125,9 +127,10 @@ export async function cryptoRow(
           const t0 = performance.now();
           const w = new Worker(url, { type: 'module' });
           const end: any = await new Promise((resolve) => {
-            w.onmessage = (e) => e.data.type !== 'progress' && resolve(e.data);
+            w.onmessage = (e) => e.data.type !== 'progress' && e.data.type !== 'part-done' && resolve(e.data);
             w.onerror = (e) => resolve({ type: 'onerror', message: e.message });
-            w.postMessage({ ...start, file: g.benchFile, name });
+            w.postMessage({ ...start, file: g.benchFile });
+            w.postMessage({ type: 'part-file', index: 0, name });
           });
           const ms = performance.now() - t0;
           w.terminate();

@@ -6,13 +6,13 @@
 // same limit. Then the same against the product's own server, which takes uploads in parts (and so
 // the upload goes in parts, each sent while the next is encrypted), against curl to it.
 import { join } from 'node:path';
-import type { UploadWay } from '../lib/upload';
+import type { OneRequestWay } from '../lib/upload/capabilities';
 import { type BenchBrowser, launch } from './chromium';
 import { MIB } from './common';
 import { createLimitedLink } from './netns';
+import { readRecords, recordsFor, samplesFor, sampleWritten, writeRecords } from './rates';
 import { curlUpload, extensionUpload, type UploadRun } from './row-upload';
 import { type BenchServer, startBenchServer, startHushdropBenchServer } from './server';
-import { figuresFor, readFigures, samplesFor, sampleWritten, writeFigures } from './transport-figures';
 
 /** A person's first uploads to a server: two streams (one could be a cold start), then the disk way once. */
 const WARM_UPS = 3;
@@ -23,12 +23,12 @@ export interface LinkRate {
   /** Client-mode uploads the way Hushdrop chose, one per round. */
   client: UploadRun[];
   /** The ways those took ('stream' or 'disk'). */
-  transports: UploadWay[];
+  transports: OneRequestWay[];
   /** The same upload sent the other way in each round (the figures set so, then put back). */
   other: UploadRun[];
-  otherWays: UploadWay[];
+  otherWays: OneRequestWay[];
   /** The ways the warm-up uploads took. */
-  warmups: UploadWay[];
+  warmups: OneRequestWay[];
   /** What the figures held after the warm-ups, MiB/s: stream, disk send, encryption into the copy. */
   learned: { stream?: number; send?: number; encrypt?: number };
   /** The same upload to the product's server (it takes parts): curl, the client, and the parts it took each time. */
@@ -36,7 +36,7 @@ export interface LinkRate {
 }
 
 /** A streamed upload shows no "Encrypting" phase (row-upload.ts). */
-const wayOf = (run: UploadRun): UploadWay => (run.encryptMs === 0 ? 'stream' : 'disk');
+const wayOf = (run: UploadRun): OneRequestWay => (run.encryptMs === 0 ? 'stream' : 'disk');
 
 /** Runs the row, or says why it was skipped (no root, no iproute2, no namespace). */
 export async function linkRow(
@@ -71,7 +71,7 @@ export async function linkRow(
     const origin = new URL(server.apiUrl).origin;
     /** One client-mode upload, returned once its rates are in the figures. */
     const upload = async (b: BenchBrowser) => {
-      const before = samplesFor(await readFigures(figuresPage), origin);
+      const before = samplesFor(await readRecords(figuresPage), origin);
       const run = await extensionUpload(b, server, path, 'client');
       server.clearFiles();
       await sampleWritten(figuresPage, origin, before);
@@ -82,7 +82,7 @@ export async function linkRow(
       await link.limit(mbit);
       log(`  ${mbit} Mbit/s`);
       // Each link starts from no figures: what it chooses comes from this link alone.
-      await writeFigures(figuresPage, figuresFor(origin, 'stream'));
+      await writeRecords(figuresPage, recordsFor(origin, 'stream'));
       const r: LinkRate = {
         mbit,
         curl: [],
@@ -95,11 +95,11 @@ export async function linkRow(
         hushdrop: { curl: [], client: [], parts: [] },
       };
       for (let i = 0; i < WARM_UPS; i++) r.warmups.push(wayOf(await upload(browser)));
-      const learned = await readFigures(figuresPage);
+      const learned = await readRecords(figuresPage);
       const mib = (rate?: number) => (rate === undefined ? undefined : rate / MIB);
       r.learned = {
-        stream: mib(learned.origins[origin]?.stream?.rate),
-        send: mib(learned.origins[origin]?.send?.rate),
+        stream: mib(learned.servers[origin]?.rates?.stream?.rate),
+        send: mib(learned.servers[origin]?.rates?.send?.rate),
         encrypt: mib(learned.encrypt.teknik?.rate),
       };
       for (let i = 0; i < reps; i++) {
@@ -109,11 +109,11 @@ export async function linkRow(
         r.transports.push(wayOf(client));
         r.client.push(client);
         // The other way: figures that send it so, then the learned ones back (with this round's).
-        const kept = await readFigures(figuresPage);
-        const otherWay: UploadWay = wayOf(client) === 'stream' ? 'disk' : 'stream';
-        await writeFigures(figuresPage, figuresFor(origin, otherWay));
+        const kept = await readRecords(figuresPage);
+        const otherWay: OneRequestWay = wayOf(client) === 'stream' ? 'disk' : 'stream';
+        await writeRecords(figuresPage, recordsFor(origin, otherWay));
         const other = await upload(browser);
-        await writeFigures(figuresPage, kept);
+        await writeRecords(figuresPage, kept);
         if (wayOf(other) !== otherWay) throw new Error(`The upload meant to go the ${otherWay} way did not.`);
         r.other.push(other);
         r.otherWays.push(otherWay);

@@ -4,8 +4,8 @@
 // plain http (HTTP/1.1: the encrypted upload goes the disk way) or over HTTPS with HTTP/2 (the
 // encrypted upload is streamed; curl then uses --http2 and trusts the server's certificate only).
 
-import { writeTransportFigures } from '../devkit/transport-figures';
-import { NO_FIGURES } from '../lib/upload';
+import { writeCapabilities } from '../devkit/capabilities';
+import { NO_CAPABILITIES } from '../lib/upload';
 import { type BenchBrowser, opfsSettled, sampler, settingsFor } from './chromium';
 import { median, now, run, sleep } from './common';
 import { type BenchServer, benchSettings } from './server';
@@ -58,7 +58,7 @@ export async function extensionUpload(
   server: BenchServer,
   path: string,
   mode: 'client' | 'none',
-  /** Start from no transport figures, so the upload streams wherever it can (rows b and c). */
+  /** Start from nothing known of the server (no rates), so the upload streams wherever it can (rows b and c). */
   noFigures = false,
 ): Promise<UploadRun> {
   await settingsFor(b, benchSettings(server, mode));
@@ -68,8 +68,8 @@ export async function extensionUpload(
     await page.locator('#file').waitFor({ state: 'attached' });
     await opfsSettled(page);
     // Rows b and c measure each way as such (the disk way over HTTP/1.1, the stream over HTTP/2): no
-    // figures, so the transport choice streams wherever it can; row l measures the choice itself.
-    if (noFigures) await writeTransportFigures(page, NO_FIGURES);
+    // rates, so the planner streams wherever it can; row l measures the choice itself.
+    if (noFigures) await writeCapabilities(page, NO_CAPABILITIES);
     // Idle: the page is loaded (choosing the file starts the upload); give the browser a moment, then 2 s of samples.
     await sleep(1000);
     const idle = sampler(() => b.rss());

@@ -8,7 +8,7 @@
 // and waiting on a condition (wait.ts).
 // Imported by path rather than from here, as they load more than most callers need: a single-node
 // Ceph (ceph.ts), a TLS identity under a test CA (tls.ts, ca.ts), the BIP70 corpus reader
-// (corpus.ts), and the measured upload rates in the extension's IndexedDB (transport-figures.ts,
+// (corpus.ts), and what the extension knows of servers, in its IndexedDB (capabilities.ts,
 // which loads the storage module). `npm start` imports the launch recipe it needs by path too, so
 // that it starts the browser without loading the rest.
 export * from './chromium';

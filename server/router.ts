@@ -7,6 +7,7 @@
 // Uploads in parts, under either variant's upload path P (…/v1/Upload/Parts, legacy with ?sub=api kept):
 //   POST P  start     PUT P/<id>/<index>  one part     POST P/<id>  done     DELETE P/<id>  abort
 
+import { partsStepOf } from '../lib/upload/hushdrop-api';
 import type { Variant } from './uploads/record';
 
 /** Paths of the server itself (info, health, the recipient page's files); never an upload's. */
@@ -72,15 +73,14 @@ export function route(method: string, rawUrl: string): Route {
     return { kind: 'none' };
   };
 
-  // After the upload path's segments: `parts`, then the session id and the part's index as sent.
+  // After the upload path's segments: `Parts`, then the session id and the part's index as sent
+  // (lib/upload/hushdrop-api.ts, where the client builds the same addresses).
   const partsRoute = (variant: Variant, rest: string[]): Route => {
-    if (rest.length === 0 || rest[0]!.toLowerCase() !== 'parts') return { kind: 'none' };
-    const [, id, index] = rest;
-    if (rest.length === 1 && method === 'POST') return { kind: 'parts-start', variant };
-    if (rest.length === 2 && method === 'POST') return { kind: 'parts-done', variant, id: id! };
-    if (rest.length === 2 && method === 'DELETE') return { kind: 'parts-abort', variant, id: id! };
-    if (rest.length === 3 && method === 'PUT') return { kind: 'parts-put', variant, id: id!, index: index! };
-    return { kind: 'none' };
+    const step = partsStepOf(method, rest);
+    if (!step) return { kind: 'none' };
+    if (step.step === 'start') return { kind: 'parts-start', variant };
+    if (step.step === 'put') return { kind: 'parts-put', variant, id: step.id, index: step.index };
+    return { kind: step.step === 'done' ? 'parts-done' : 'parts-abort', variant, id: step.id };
   };
 
   if (sub === 'api') {

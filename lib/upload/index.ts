@@ -1,7 +1,33 @@
 // The Upload API v1 client for both variants: request mapping, answer mapping, errors, links,
 // and two transports. No browser-extension API: the platform comes in as parameters.
+
+export {
+  type Capabilities,
+  capabilitiesFromRates,
+  type Figure,
+  type Learned,
+  learn,
+  MEASURED_FROM_BYTES,
+  type Measured,
+  NO_CAPABILITIES,
+  readCapabilities,
+  requestStreamsSupported,
+  type ServerRates,
+  type ServerRecord,
+  type UploadSample,
+} from './capabilities';
 export { readUploadAnswer, type SendUploadArgs, sendUpload } from './client';
 export { UploadError, type UploadErrorKind } from './errors';
+export {
+  type InfoAnswer,
+  PARTS_SEGMENT,
+  type PartsStartAnswer,
+  type PartsStep,
+  partsEndpoint,
+  partsSessionUrl,
+  partsStepOf,
+  partUrl,
+} from './hushdrop-api';
 export { deletionLink, shareLink, uploadEndpoint } from './links';
 export { multipartFrame, multipartStream, randomBoundary, type StreamBody } from './multipart';
 export {
@@ -12,9 +38,6 @@ export {
   type PartsSession,
   type PartsStartRequest,
   partSize,
-  partsEndpoint,
-  partsSessionUrl,
-  partUrl,
   readPartsStart,
 } from './parts';
 export {
@@ -30,27 +53,16 @@ export {
   storedSize,
 } from './request';
 export { parseUploadResponse } from './response';
-export { requestStreamsSupported, type StreamChoice, shouldStream } from './stream-choice';
 export {
   fetchTransport,
   REFUSED_WITHIN_BYTES,
+  sendSealed,
   streamTransport,
   type Timers,
   type XhrExchange,
   xhrExchange,
   xhrTransport,
 } from './transport';
-export {
-  type Choice,
-  chooseWay,
-  MEASURED_FROM_BYTES,
-  NO_FIGURES,
-  normalizeFigures,
-  recordSample,
-  type TransportFigures,
-  type UploadSample,
-  type UploadWay,
-} from './transport-choice';
 export type {
   Credentials,
   ExpireUnit,

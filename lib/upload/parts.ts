@@ -3,11 +3,14 @@
  * one POST): Start with the upload's form minus the file, PUT each part's raw bytes, then Done,
  * whose answer is a one-request upload's (response.ts reads it); Abort on failure or cancel.
  * Why parts: part k is sent while part k+1 is encrypted, which a single request cannot do
- * (platform/upload/upload-parts.ts runs it). Every answer is untrusted: Start's is checked here
- * field by field before anything is sent.
+ * (platform/upload/way-parts.ts runs it). Every answer is untrusted: Start's is checked here
+ * field by field before anything is sent. The addresses and the Start answer's shape are typed once
+ * for the server and this client in hushdrop-api.ts.
  */
 import { formatBytes, t } from '../i18n';
 import { UploadError } from './errors';
+import { type PartsStartAnswer, partsEndpoint } from './hushdrop-api';
+import { Declined } from './plan';
 import { buildUploadRequest } from './request';
 import { refusalChecked } from './response';
 import type { FileInfo, TransportResponse, UploadOptions, UploadTarget } from './types';
@@ -22,31 +25,6 @@ export const MIN_PART_BYTES = 5 * MIB;
 export const MAX_PART_BYTES = 512 * MIB;
 /** An id of at least 128 random bits in [A-Za-z0-9] has 22 characters at least; more than 128 is not sane. */
 const SESSION_ID = /^[A-Za-z0-9]{22,128}$/;
-
-/** `url` with path segments appended; its query is kept. */
-function appendPath(url: string, ...segments: string[]): string {
-  const parsed = new URL(url);
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
-  return parsed.toString();
-}
-
-/**
- * The parts base: the upload endpoint (links.ts) with `/Parts` appended to its path, query kept:
- * current `{apiUrl}/v1/Upload/Parts`, legacy `{baseUrl}/v1/Upload/Parts?sub=api`.
- */
-export function partsEndpoint(uploadUrl: string): string {
-  return appendPath(uploadUrl, 'Parts');
-}
-
-/** Where Done (POST) and Abort (DELETE) of a session go: `{base}/<id>`. */
-export function partsSessionUrl(base: string, id: string): string {
-  return appendPath(base, id);
-}
-
-/** Where part `index` is PUT: `{base}/<id>/<index>` (decimal, no leading zeros). */
-export function partUrl(base: string, id: string, index: number): string {
-  return appendPath(base, id, String(index));
-}
 
 /** Start's request: the parts base, the upload's headers, its fields (no file part) and two more. */
 export interface PartsStartRequest {
@@ -107,24 +85,23 @@ function unusableStart(status: number, sentence: string): UploadError {
 }
 
 /**
- * Start's answer: the session, or 'no-parts' when the server has no parts (404 or 405: Teknik, an
- * older Hushdrop), which then takes the upload as one request. Any other refusal is the UploadError
- * a one-request upload's would be (the same reading); a 201 whose session this client cannot use
- * safely is refused with a sentence that says why.
+ * Start's answer: the session, or Declined when this upload should go as one request: 'no parts'
+ * for a server without parts (404 or 405: Teknik, an older Hushdrop), 'parts busy' for one with too
+ * many sessions open from here (429). Any other refusal is the UploadError a one-request upload's
+ * would be (the same reading); a 201 whose session this client cannot use safely is refused with a
+ * sentence that says why.
  */
-export function readPartsStart(
-  answer: TransportResponse,
-  partsTotal: number,
-): PartsSession | 'no-parts' | 'one-request' {
+export function readPartsStart(answer: TransportResponse, partsTotal: number): PartsSession | Declined {
   const { status, contentType, body } = answer;
-  if (status === 404 || status === 405) return 'no-parts';
+  if (status === 404 || status === 405) return new Declined('no parts', `Start answered ${status}`);
   // Too many sessions open from here (several large files at once), or the upload limit: this file
   // goes as one request, which either fits or meets the same limit with its own sentence.
-  if (status === 429) return 'one-request';
+  if (status === 429) return new Declined('parts busy', 'Start answered 429');
   const json = refusalChecked(status, contentType, body);
   if (status !== 201 || !isObject(json))
     throw unusableStart(status, t('partsStartUnreadable', String(status)));
-  const { id, partBytes, parts } = json;
+  // Read as untrusted: each field is checked below, whatever the type says a Hushdrop server sends.
+  const { id, partBytes, parts } = json as Partial<Record<keyof PartsStartAnswer, unknown>>;
   if (typeof id !== 'string' || !SESSION_ID.test(id)) throw unusableStart(status, t('partsBadSessionId'));
   if (
     typeof partBytes !== 'number' ||

@@ -1,8 +1,10 @@
-// What a Hushdrop server says of itself at `GET <origin>/_hushdrop/info` (server/api/info.ts), read
-// for the first-run page: from the one address a person typed, the variants and addresses to use.
+// What a Hushdrop server says of itself at `GET <origin>/_hushdrop/info` (server/api/info.ts, typed for
+// both in hushdrop-api.ts), read for the first-run page: from the one address a person typed, the
+// variants and addresses to use.
 // The answer is untrusted: anything of the wrong type, too long, not http(s), or on another origin
 // than the one typed is dropped, so a hostile answer can at worst name nothing usable.
 import { ECE_FORMAT_NAME, type LinkFormat } from '../crypto/link';
+import type { CurrentVariantInfo, InfoAnswer, LegacyVariantInfo } from './hushdrop-api';
 import type { ExpireUnit, Variant } from './types';
 
 /** Longer addresses are not addresses a person would type; refusing them bounds what is stored. */
@@ -92,9 +94,10 @@ function readUploads(value: unknown, allowed: Uploads[]): Uploads {
   return allowed.includes(value as Uploads) ? (value as Uploads) : 'closed';
 }
 
-function objectOf(value: unknown): Record<string, unknown> | undefined {
+/** An object of the answer, its fields untrusted: only the names are the shared type's. */
+function objectOf<T>(value: unknown): Partial<Record<keyof T, unknown>> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
+    ? (value as Partial<Record<keyof T, unknown>>)
     : undefined;
 }
 
@@ -105,9 +108,9 @@ function objectOf(value: unknown): Record<string, unknown> | undefined {
  */
 export function readServerInfo(json: unknown, typed: string): ServerInfo | undefined {
   const origin = typedOrigin(typed);
-  const info = objectOf(json);
+  const info = objectOf<InfoAnswer>(json);
   if (!origin || !info || info.server !== 'hushdrop') return undefined;
-  const variants = objectOf(info.variants) ?? {};
+  const variants = objectOf<InfoAnswer['variants']>(info.variants) ?? {};
   const foreign = new Set<string>();
   const out: ServerInfo = {
     formats:
@@ -124,7 +127,7 @@ export function readServerInfo(json: unknown, typed: string): ServerInfo | undef
     return a && 'ok' in a ? a.ok : undefined;
   };
 
-  const legacy = objectOf(variants.legacy);
+  const legacy = objectOf<LegacyVariantInfo>(variants.legacy);
   const baseUrl = legacy && take(legacy.base_url);
   if (legacy && baseUrl)
     out.legacy = {
@@ -133,7 +136,7 @@ export function readServerInfo(json: unknown, typed: string): ServerInfo | undef
       expiry: readExpiryUnits(legacy.expiry),
     };
 
-  const current = objectOf(variants.current);
+  const current = objectOf<CurrentVariantInfo>(variants.current);
   const apiUrl = current && take(current.api_url);
   const uploadUrl = current && take(current.upload_url);
   if (current && apiUrl && uploadUrl)

@@ -4,9 +4,10 @@
  * a broken connection → 'network', the caller's signal → 'aborted', the timeout → 'timeout', a
  * stream the browser would not send → 'stream-refused'.
  */
+import { type FileCipher, sealedStream } from '../crypto/file-cipher';
 import { abortedError, networkError, streamRefusedError, timeoutError, UploadError } from './errors';
-import type { StreamBody } from './multipart';
-import type { Transport, TransportOptions, TransportRequest, TransportResponse } from './types';
+import { multipartStream, type StreamBody } from './multipart';
+import type { FramedBody, Transport, TransportOptions, TransportRequest, TransportResponse } from './types';
 
 /** The clock the transports use for their timeout; the global timers unless a test passes its own. */
 export interface Timers {
@@ -248,4 +249,20 @@ export function streamTransport(
       source.cancel().catch(() => {});
     }
   };
+}
+
+/**
+ * Sends the upload's form with `file` encrypted into its file part, over a streamed fetch: the
+ * stream way's request, as the encrypt worker makes it (platform/upload/encrypt-worker-send.ts says
+ * why there) and the page where no worker starts.
+ */
+export async function sendSealed(
+  file: Blob,
+  cipher: FileCipher,
+  framed: FramedBody,
+  options: TransportOptions,
+): Promise<TransportResponse> {
+  const { request, boundary, fileSize } = framed;
+  const body = multipartStream(request, await sealedStream(file, cipher), fileSize, boundary);
+  return streamTransport()({ url: request.url, headers: request.headers, body }, options);
 }

@@ -94,7 +94,7 @@ export interface TransportRequest {
   /**
    * A form (xhrTransport, fetchTransport), a streamed multipart body (streamTransport), or the
    * form's frame alone, for a transport that makes the file's bytes itself (in a worker, so that
-   * the thread feeding the network is not the one that renders: platform/upload/worker-stream.ts).
+   * the thread feeding the network is not the one that renders: platform/upload/way-stream.ts).
    */
   body: FormData | StreamBody | FramedBody;
 }

@@ -1,8 +1,20 @@
-// Asking the one address a person typed what server it is: a Hushdrop server answers
-// `GET /_hushdrop/info` (server/README.md); lib/upload/server-info.ts reads the answer.
+// Asking a server what it is: a Hushdrop server answers `GET /_hushdrop/info` (server/README.md,
+// typed in lib/upload/hushdrop-api.ts). For the address a person typed on the welcome page
+// (lib/upload/server-info.ts reads the answer); and for a server in use, whose answer (or its lack)
+// goes into the server's capability record, which plans its uploads (lib/upload/capabilities.ts):
+// at Test connection (the welcome page runs it too), and before an upload that could go in parts
+// when the record has no answer yet, or an old one.
 import { readAtMost } from '../../lib/read-at-most';
+import { type Capabilities, type Mode, type UploadTarget, uploadEndpoint } from '../../lib/upload';
+import { asksInfoFirst } from '../../lib/upload/plan';
 import { readServerInfo, type ServerInfo } from '../../lib/upload/server-info';
-import { serverInfoUrls } from '../../lib/upload/server-kind';
+import {
+  readServerKind,
+  type ServerKind,
+  serverInfoUrls,
+  UNKNOWN_SERVER,
+} from '../../lib/upload/server-kind';
+import { loadCapabilities, remember } from '../storage/capabilities';
 
 /** An info answer is a few hundred bytes; a larger one is not read. */
 const INFO_MAX_BYTES = 64 * 1024;
@@ -14,7 +26,8 @@ const INFO_TIMEOUT_MS = 10_000;
  * question to another origin), `null` when something answered but not with a JSON info answer of at
  * most INFO_MAX_BYTES, or the parsed JSON (untrusted: the caller reads it).
  */
-export async function fetchInfoJson(url: string): Promise<unknown> {
+export async function fetchInfoJson(url: string, signal?: AbortSignal): Promise<unknown> {
+  const timeout = AbortSignal.timeout(INFO_TIMEOUT_MS);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -22,7 +35,7 @@ export async function fetchInfoJson(url: string): Promise<unknown> {
       referrerPolicy: 'no-referrer',
       redirect: 'error',
       cache: 'no-store',
-      signal: AbortSignal.timeout(INFO_TIMEOUT_MS),
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch {
     return undefined;
@@ -60,4 +73,53 @@ export async function askServerInfo(typed: string): Promise<InfoOutcome> {
     if (info) return { kind: 'hushdrop', url, info };
   }
   return answered ? { kind: 'other', url: answered } : { kind: 'silent', url: urls[0] ?? address };
+}
+
+/** The origin whose record an upload to `target` plans with; undefined when its address is not a URL. */
+export function uploadOrigin(target: UploadTarget): string | undefined {
+  try {
+    return new URL(uploadEndpoint(target)).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the server of `target` says it is, and remembered in its record; undefined when nothing
+ * answered at any of its info addresses (a server down, a timeout), which is not remembered: a
+ * Teknik server answers (404), and is remembered as having no info answer.
+ */
+export async function learnServerKind(
+  target: UploadTarget,
+  signal?: AbortSignal,
+): Promise<ServerKind | undefined> {
+  const remembered = async (kind: ServerKind) => {
+    const origin = uploadOrigin(target);
+    if (origin) await remember(origin, { kind: 'info', answer: kind });
+    return kind;
+  };
+  let answered = false;
+  for (const url of serverInfoUrls(target.addresses, target.variant)) {
+    const json = await fetchInfoJson(url, signal);
+    signal?.throwIfAborted();
+    if (json === undefined) continue;
+    answered = true;
+    const kind = json === null ? UNKNOWN_SERVER : readServerKind(json);
+    if (kind.hushdrop) return remembered(kind);
+  }
+  return answered ? remembered(UNKNOWN_SERVER) : undefined;
+}
+
+/**
+ * Everything known, for planning one upload of `size` bytes in `mode` to `target`: the server's info
+ * asked first when the plan could want it (lib/upload/plan.ts asksInfoFirst).
+ */
+export async function knownCapabilities(
+  target: UploadTarget,
+  { mode, size, signal }: { mode: Mode; size: number; signal?: AbortSignal },
+): Promise<Capabilities> {
+  const caps = await loadCapabilities();
+  const origin = uploadOrigin(target);
+  if (!origin || !asksInfoFirst({ mode, size, server: caps.servers[origin] }, Date.now())) return caps;
+  return (await learnServerKind(target, signal)) ? loadCapabilities() : caps;
 }

@@ -1,5 +1,6 @@
 // "Test connection": a real tiny upload to the server, then its deletion; and whether the server is a
-// Hushdrop server (GET _hushdrop/info), which takes the authenticated link format.
+// Hushdrop server (GET _hushdrop/info), which takes the authenticated link format, and uploads in
+// parts: its answer is kept in the server's capability record (server-info.ts).
 
 import { t } from '../../lib/i18n';
 import { withServerWords } from '../../lib/jobs/errors';
@@ -7,32 +8,17 @@ import type { ServerSettings } from '../../lib/settings';
 import { uploadTarget } from '../../lib/settings';
 import { deletionLink, sendUpload, UploadError, xhrTransport } from '../../lib/upload';
 import { deletionMessage } from '../../lib/upload/deletion';
-import {
-  readServerKind,
-  type ServerKind,
-  serverInfoUrls,
-  UNKNOWN_SERVER,
-} from '../../lib/upload/server-kind';
+import { type ServerKind, UNKNOWN_SERVER } from '../../lib/upload/server-kind';
 import { deleteOnServer } from './deletion';
-import { fetchInfoJson } from './server-info';
-
-/** What the server says it is; UNKNOWN_SERVER when no address answers as a Hushdrop server. */
-export async function serverKind(server: ServerSettings): Promise<ServerKind> {
-  const target = uploadTarget(server);
-  for (const url of serverInfoUrls(target.addresses, target.variant)) {
-    const json = await fetchInfoJson(url);
-    if (json === undefined || json === null) continue;
-    const kind = readServerKind(json);
-    if (kind.hushdrop) return kind;
-  }
-  return UNKNOWN_SERVER;
-}
+import { learnServerKind } from './server-info';
 
 export async function testConnection(
   server: ServerSettings,
 ): Promise<{ ok: boolean; text: string; kind?: ServerKind }> {
   const outcome = await testUpload(server);
-  return outcome.ok ? { ...outcome, kind: await serverKind(server) } : outcome;
+  if (!outcome.ok) return outcome;
+  // What the server says it is also seeds the record its uploads are planned with.
+  return { ...outcome, kind: (await learnServerKind(uploadTarget(server))) ?? UNKNOWN_SERVER };
 }
 
 async function testUpload(server: ServerSettings): Promise<{ ok: boolean; text: string }> {

@@ -1,6 +1,8 @@
 // GET /_hushdrop/info: "what is this server", for a client that knows one address of it (the extension's
-// Test connection, a first-run page). Public facts only; documented in server/README.md.
+// Test connection, a first-run page, and its uploads: whether to go in parts). Public facts only;
+// documented in server/README.md, typed for both sides in lib/upload/hushdrop-api.ts.
 
+import type { InfoAnswer } from '../../lib/upload/hushdrop-api';
 import type { ServerSettings } from '../config/settings';
 import { SERVER_VERSION } from '../version';
 import type { Links } from './upload';
@@ -8,7 +10,7 @@ import type { Links } from './upload';
 /** The legacy variant's expiry units (the seed's spelling; the real server's is accepted too). */
 const LEGACY_EXPIRY = ['never', 'view', 'minute', 'hour', 'day', 'month', 'year'];
 
-export function serverInfo(settings: ServerSettings, links: Links) {
+export function serverInfo(settings: ServerSettings, links: Links): InfoAnswer {
   const maxAgeSeconds = settings.maxAgeMs > 0 ? Math.round(settings.maxAgeMs / 1000) : null;
   return {
     server: 'hushdrop',
@@ -28,7 +30,7 @@ export function serverInfo(settings: ServerSettings, links: Links) {
         upload_url: links.uploadUrl,
         upload: `${links.apiUrl}/v1/Upload`,
         uploads: settings.requireAccount ? 'accounts' : 'open',
-        expiry: [] as string[],
+        expiry: [],
       },
     },
     maxUploadBytes: settings.maxUploadBytes ?? null,

@@ -5,6 +5,7 @@
 // request's body was read (up to a cap), so the client sees it rather than a reset.
 
 import { Readable, Writable } from 'node:stream';
+import type { PartsStartAnswer } from '../../lib/upload/hushdrop-api';
 import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
 import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
 import { isStorageError } from '../storage/errors';
@@ -132,7 +133,7 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
       partBytes: session.partBytes,
       parts: session.count,
       expiresAt: new Date(session.expiresAt).toISOString(),
-    });
+    } satisfies PartsStartAnswer);
   } catch (err) {
     if (isStorageError(err)) return replyStorageError(reply, err);
     throw err;

@@ -1,13 +1,18 @@
 // A client-mode upload in parts, in both browsers, against the product server with its smallest
 // part size (5 MiB), so a 12 MiB file is 3 parts: it goes in parts and its link opens to the exact
-// bytes (both variants, both formats); to a server without parts it goes as one POST as before; a
-// Cancel mid-way leaves no history entry, no scratch file and no session on the server; a part
+// bytes (both variants, both formats); to a server without parts (its info answer lists none, or it
+// has none) it goes as one POST with no Start at all, and to one whose Start is refused after all,
+// one Start and none after, in any page (the planner, lib/upload/plan.ts, reads the server's record,
+// which Test connection seeds from the info answer); a Cancel mid-way leaves no history entry, no scratch file and no session on the server; a part
 // whose connection drops is sent once more and the upload completes, and a part whose connection
 // drops every time fails the upload after that one retry, leaving nothing behind. A front before
 // the server (support/parts-front.ts) notes the requests and plays the server without parts, the
 // dropped connections (closing every connection, so the browser's own re-sending cannot hide ours)
 // and the part held for the Cancel.
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLink } from '../../devkit/links';
 import { opfsNames } from '../../devkit/opfs';
@@ -20,7 +25,7 @@ import { historyCount } from './support/history';
 import { UNGRANTED_HOST } from './support/hosts';
 import { type PartsFront, type Seen, startPartsFront } from './support/parts-front';
 import { serverForFile } from './support/servers';
-import { chooseFiles, FILE_INPUT, fileNameOf, jobsShown, submitFile } from './support/uploads';
+import { chooseFiles, DONE_LINK, FILE_INPUT, fileNameOf, jobsShown, submitFile } from './support/uploads';
 
 const MIB = 1024 * 1024;
 const PART_BYTES = 5 * MIB;
@@ -151,21 +156,81 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     }
   });
 
-  it('goes as one POST to a server without parts', async () => {
-    const bytes = randomBytes(SIZE);
-    front.noParts = true;
+  /**
+   * Presses Test connection on the options page, as a person does: the extension asks the server's
+   * `/_hushdrop/info` then, and keeps the answer in the server's record.
+   */
+  async function testConnection(): Promise<void> {
+    const page = await d.open('options.html');
     try {
+      await page.click('#test');
+      await until(async () => /Connection works/.test(await page.text('#test ~ p')) || undefined, 'the test');
+    } finally {
+      await page.close();
+    }
+  }
+
+  /**
+   * Uploads a 16 MiB file and checks it went as one POST; returns what the front saw of it. The file
+   * is chosen from disk: a buffer that large crosses the driver too slowly on a busy machine.
+   */
+  async function oneRequest(name: string): Promise<Seen[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'hushdrop-parts-'));
+    try {
+      const path = join(dir, name);
+      const bytes = randomBytes(16 * MIB);
+      await writeFile(path, bytes);
       const mark = front.seen.length;
-      const { link, page } = await uploadFile('one-request.bin', bytes);
+      const page = await d.open('upload.html');
+      await page.waitFor(FILE_INPUT);
+      await chooseFiles(page, path);
+      await page.waitFor(DONE_LINK, { timeout: 120_000 }).catch(async (err) => {
+        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+      });
+      const link = await page.inputValue(DONE_LINK);
       const seen = since(mark);
-      expect(matching(seen, 'POST', PARTS_START).map((s) => s.status)).toEqual([404]);
       expect(seen.filter((s) => s.method === 'PUT')).toEqual([]);
       expect(matching(seen, 'POST', ONE_REQUEST).map((s) => s.status)).toEqual([200]);
       expect((await openLink(link)).equals(bytes)).toBe(true);
       await page.close();
+      return seen;
     } finally {
-      front.noParts = false;
+      await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  describe('a server without parts: one POST, and no Start', () => {
+    afterAll(async () => {
+      front.info = 'server';
+      front.noParts = false;
+      // The server's own answer again, for the scenarios after these.
+      await testConnection();
+    });
+
+    it('its info answer lists no parts (an older Hushdrop)', async () => {
+      front.info = 'no-parts';
+      front.noParts = true;
+      await testConnection();
+      expect(matching(await oneRequest('no-parts-listed.bin'), 'POST', PARTS_START)).toEqual([]);
+    });
+
+    it('it has no info answer (Teknik)', async () => {
+      front.info = 'none';
+      front.noParts = true;
+      await testConnection();
+      expect(matching(await oneRequest('no-info.bin'), 'POST', PARTS_START)).toEqual([]);
+    });
+
+    it('its info listed parts but Start is refused: one Start, then none in the next page either', async () => {
+      front.info = 'server';
+      front.noParts = true;
+      await testConnection();
+      expect(
+        matching(await oneRequest('start-refused.bin'), 'POST', PARTS_START).map((s) => s.status),
+      ).toEqual([404]);
+      // The refusal is in the server's record, which every page reads.
+      expect(matching(await oneRequest('start-remembered.bin'), 'POST', PARTS_START)).toEqual([]);
+    });
   });
 
   it('a Cancel mid-way leaves no history entry, no scratch file and no session on the server', async () => {

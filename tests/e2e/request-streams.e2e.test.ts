@@ -1,4 +1,4 @@
-// The request-stream feature test (lib/upload/stream-choice.ts) run in the real browsers: headless
+// The request-stream feature test (lib/upload/capabilities.ts) run in the real browsers: headless
 // firefox-esr, which must say no (it would send a stream body as the text "[object
 // ReadableStream]", shown here on a loopback server), and Chromium, which must say yes. The
 // extension also never streams in a Firefox build (import.meta.env.FIREFOX), whatever this says.
@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../devkit/chromium';
 import { launchFirefox } from '../../devkit/firefox';
-import { requestStreamsSupported } from '../../lib/upload/stream-choice';
+import { requestStreamsSupported } from '../../lib/upload/capabilities';
 
 // The detector as the page runs it: its own source, called with the page's Request.
 const detect = `(${requestStreamsSupported.toString()})(globalThis.Request)`;

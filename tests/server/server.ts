@@ -10,11 +10,12 @@ import { makeTlsIdentity } from '../../devkit/tls';
 import { hashToken } from '../../server/accounts/tokens';
 import type { ApiContext } from '../../server/api/context';
 import { checkDeletion, DOWNLOAD_DATA_PATH, replyDeletionPage } from '../../server/api/downloads';
+import { serverInfo } from '../../server/api/info';
 import { handleUpload } from '../../server/api/upload';
 import type { Exchange, Seams } from '../../server/app';
 import { defaultSettings, NO_LIMITS, type ServerSettings } from '../../server/config/settings';
 import { drain } from '../../server/http/body';
-import { directReply, jsonBody, type Reply, replyNotFound } from '../../server/http/responses';
+import { directReply, jsonBody, type Reply, replyJson, replyNotFound } from '../../server/http/responses';
 import { startServer as startHushdrop } from '../../server/server';
 import { replyDownloadPage, servesPage } from './download-page';
 import { dripReply, droppedReply, FaultSwitch, playFault } from './faults';
@@ -107,6 +108,12 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     if (opts.noParts && route.kind.startsWith('parts-')) {
       await drain(x.body);
       replyNotFound(x.reply);
+      return true;
+    }
+    if (opts.noParts && route.kind === 'info') {
+      // An older Hushdrop's answer: the same, without `parts`.
+      const { parts: _, ...older } = serverInfo(ctx.settings, x.links);
+      replyJson(x.reply, 200, older, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache' });
       return true;
     }
     if (route.kind === 'upload') {

@@ -71,8 +71,9 @@ export interface ServerOptions {
    */
   settings?: Partial<ServerSettings>;
   /**
-   * Answer as a server without uploads in parts does (Teknik, an older Hushdrop): 404 to everything
-   * under `…/Upload/Parts`, so a client sends one request (the tests of its one-request ways).
+   * Answer as a server without uploads in parts does (an older Hushdrop): its info answer lists no
+   * `parts`, and everything under `…/Upload/Parts` gets 404, so a client sends one request (the tests
+   * of its one-request ways).
    */
   noParts?: boolean;
   /** Told after every sweep of expired uploads. */

@@ -14,6 +14,7 @@ import {
   type UploadTarget,
   xhrExchange,
 } from '../../lib/upload';
+import { Declined } from '../../lib/upload/plan';
 import { FakeXHR, XHR } from './fakes';
 
 const addresses = {
@@ -105,14 +106,17 @@ describe('Start’s answer', () => {
     expect(readPartsStart(started(), total)).toEqual({ id: ID, partBytes: 5 * MIB, parts: 3, total });
   });
 
-  it('says "no parts" on 404 and 405, whatever the body', () => {
-    expect(readPartsStart(answer(404, '<h1>Not found</h1>'), total)).toBe('no-parts');
-    expect(readPartsStart(answer(405, ''), total)).toBe('no-parts');
+  it('declines with "no parts" on 404 and 405, whatever the body', () => {
+    for (const refused of [answer(404, '<h1>Not found</h1>'), answer(405, '')]) {
+      const declined = readPartsStart(refused, total);
+      expect(declined).toBeInstanceOf(Declined);
+      expect((declined as Declined).reason).toBe('no parts');
+    }
   });
 
-  it('sends the file as one request when Start answers 429 (sessions open from here, or a limit)', () => {
+  it('declines with "parts busy" on 429 (sessions open from here, or a limit): the file goes as one request', () => {
     const busy = answer(429, { error: { message: 'Your address already has 4 uploads in parts open.' } });
-    expect(readPartsStart(busy, total)).toBe('one-request');
+    expect((readPartsStart(busy, total) as Declined).reason).toBe('parts busy');
   });
 
   it('reads other refusals as a one-request upload’s, with the server’s words as text', () => {

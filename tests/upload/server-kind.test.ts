@@ -18,15 +18,33 @@ describe('telling a Hushdrop server', () => {
     expect(serverInfoUrls({ ...addresses, baseUrl: 'ftp://x' }, 'legacy')).toEqual([]);
   });
 
-  it('reads the reference server’s own answer as a Hushdrop server taking ece', async () => {
-    const ref = await startTestServer();
-    try {
-      const [url] = serverInfoUrls(ref.server, 'current');
-      const kind = readServerKind(await (await fetch(url!)).json());
-      expect(kind).toEqual({ hushdrop: true, formats: ['teknik', 'ece'] });
-    } finally {
-      await ref.stop();
+  it('reads the reference server’s own answer as a Hushdrop server taking ece and parts; an older one (noParts) without', async () => {
+    for (const noParts of [false, true]) {
+      const ref = await startTestServer({ noParts });
+      try {
+        const [url] = serverInfoUrls(ref.server, 'current');
+        const kind = readServerKind(await (await fetch(url!)).json());
+        expect(kind).toEqual({ hushdrop: true, formats: ['teknik', 'ece'], parts: !noParts });
+      } finally {
+        await ref.stop();
+      }
     }
+  });
+
+  it('takes parts only from a sound `parts` entry', () => {
+    const answer = (parts: unknown) => readServerKind({ server: 'hushdrop', linkFormats: ['teknik'], parts });
+    expect(answer({ partBytes: 16 * 1024 * 1024 }).parts).toBe(true);
+    for (const odd of [
+      undefined,
+      null,
+      true,
+      'yes',
+      {},
+      { partBytes: 0 },
+      { partBytes: -5 },
+      { partBytes: 1.5 },
+    ])
+      expect(answer(odd).parts, JSON.stringify(odd)).toBe(false);
   });
 
   it('reads anything else as a server of unknown kind', () => {
@@ -41,6 +59,7 @@ describe('telling a Hushdrop server', () => {
     expect(readServerKind({ server: 'hushdrop', linkFormats: 'ece1' })).toEqual({
       hushdrop: true,
       formats: ['teknik'],
+      parts: false,
     });
   });
 });

@@ -17,13 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readStoredCapabilities, writeCapabilities } from '../../../devkit/capabilities';
 import { MIB, writeRandomFile } from '../../../devkit/files';
 import { decryptedHash } from '../../../devkit/links';
 import { opfsNames } from '../../../devkit/opfs';
-import { writeTransportFigures } from '../../../devkit/transport-figures';
 import { eceCiphertextSize, eceDecryptBytes, readSecret } from '../../../lib/crypto';
 import { DEFAULT_UPLOAD } from '../../../lib/settings';
-import { NO_FIGURES } from '../../../lib/upload';
+import { NO_CAPABILITIES } from '../../../lib/upload';
 import { type ReferenceServer, startServer } from '../../testkit/server';
 import { historyCount } from '../support/history';
 import {
@@ -86,9 +86,10 @@ async function upload(page: Page, server: ReferenceServer, path: string) {
 }
 
 describe('HTTPS with HTTP/2', () => {
-  // Each starts from no measured rates, so the upload streams as it does with none: after an earlier
-  // large one, the next would try the disk way once (transport-choice.e2e.test.ts covers that).
-  beforeEach(() => writeTransportFigures(browser.sw, NO_FIGURES));
+  // Each starts from nothing known of the server (no measured rates), so the upload streams as it does
+  // with none: after an earlier large one, the next would try the disk way once
+  // (transport-choice.e2e.test.ts covers that).
+  beforeEach(() => writeCapabilities(browser.sw, NO_CAPABILITIES));
 
   it('streams a client-mode upload from the worker: no copy on disk, the stored copy decrypts', async () => {
     const path = join(tmp, 'stream-64.bin');
@@ -313,6 +314,19 @@ describe('HTTPS with HTTP/2', () => {
   }, 300_000);
 });
 
+/** Presses Test connection on the options page: the server's info is asked, and its record renewed. */
+async function testConnection(): Promise<void> {
+  const page = await browser.open('options.html');
+  try {
+    await page.click('#test');
+    await expect
+      .poll(() => page.locator('#test ~ p').textContent(), { timeout: 60_000 })
+      .toMatch(/Connection works/);
+  } finally {
+    await page.close();
+  }
+}
+
 describe('no HTTP/2: the disk way', () => {
   for (const [name, server] of [
     ['HTTPS with HTTP/1.1 only', () => ({ server: h1tls, dir: 'h1tls' })],
@@ -343,4 +357,43 @@ describe('no HTTP/2: the disk way', () => {
       }
     }, 300_000);
   }
+});
+
+describe('a refused stream is remembered for the origin (its record in IndexedDB)', () => {
+  const sendWorkers = (workers: string[]) => workers.filter((u) => u.includes('encrypt-worker-send'));
+  const fileWorkers = (workers: string[]) => workers.filter((u) => u.includes('encrypt-worker-files'));
+  const refused = async () =>
+    (await readStoredCapabilities(browser.sw)).servers[new URL(h1tls.apiUrl).origin]?.streamRefused;
+
+  it('across pages, until a new info answer (Test connection) lets the next upload try the stream again', async () => {
+    const path = join(tmp, 'remembered.bin');
+    const original = await writeRandomFile(path, 12 * MIB + 5);
+    try {
+      // Refused once (here or in the test above): remembered.
+      const first = await uploadPage(h1tls);
+      await upload(first.page, h1tls, path);
+      await first.page.close();
+      expect(await refused()).toBe(true);
+
+      // Another page: the disk way at once, no stream tried (no send worker).
+      const next = await uploadPage(h1tls);
+      const { stored, key } = await upload(next.page, h1tls, path);
+      expect(await decryptedHash(await stored.stream(), key)).toBe(original);
+      expect(sendWorkers(next.workers)).toEqual([]);
+      expect(fileWorkers(next.workers).length).toBe(1);
+      await next.page.close();
+
+      // A new info answer forgets it: the next upload tries the stream, is refused, and goes the disk way.
+      await testConnection();
+      expect(await refused()).toBeUndefined();
+      const after = await uploadPage(h1tls);
+      await upload(after.page, h1tls, path);
+      expect(sendWorkers(after.workers).length).toBe(1);
+      expect(fileWorkers(after.workers).length).toBe(1);
+      expect(await refused()).toBe(true);
+      await after.page.close();
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }, 300_000);
 });

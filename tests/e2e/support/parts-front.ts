@@ -1,8 +1,9 @@
 // A front for the reference server, for the scenarios of an upload in parts: every request passes
 // through it to the server unchanged and is noted (method and path), unless the scenario arms it to
 // play a server without parts (404 to everything under `…/Upload/Parts`, as Teknik and older
-// Hushdrop servers answer), to cut one part's connection on its first attempts (as a dropped link
-// does), or to hold one part's request unanswered (so a Cancel lands mid-upload). It can answer with
+// Hushdrop servers answer), to answer `/_hushdrop/info` as an older Hushdrop (no `parts`) or as
+// Teknik (no answer), to cut one part's connection on its first attempts (as a dropped link does),
+// or to hold one part's request unanswered (so a Cancel lands mid-upload). It can answer with
 // `Connection: close`, so that every attempt it sees at a part is the extension's own (see
 // `closeConnections`). The server itself stays the product.
 import {
@@ -36,6 +37,11 @@ export interface PartsFront {
   /** Answer 404 under `…/Upload/Parts` (a server without parts). */
   noParts: boolean;
   /**
+   * How `GET /_hushdrop/info` is answered: the server's own answer, that answer without `parts` (an
+   * older Hushdrop), or a 404 page (Teknik, which has no such address).
+   */
+  info: 'server' | 'no-parts' | 'none';
+  /**
    * Answer every request with `Connection: close`. A browser silently sends a request again when a
    * reused keep-alive connection dies before any answer (Chromium does); with no connection reused,
    * every attempt at a part is one the extension made.
@@ -58,6 +64,7 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     addresses: server,
     seen: [],
     noParts: false,
+    info: 'server',
     closeConnections: false,
     releaseHeld() {
       for (const res of heldResponses) res.destroy();
@@ -93,10 +100,34 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     req.pipe(upstream);
   };
 
+  /** The server's info answer as an older Hushdrop gives it: without `parts`. */
+  const olderInfo = async () => {
+    const { parts: _, ...older } = await (await fetch(new URL('/_hushdrop/info', server.baseUrl))).json();
+    return JSON.stringify(older);
+  };
+
   const http: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     const seen: Seen = { method: req.method ?? '', path };
     front.seen.push(seen);
+    if (path.split('?')[0] === '/_hushdrop/info' && front.info !== 'server') {
+      req.resume();
+      if (front.info === 'none') {
+        seen.status = 404;
+        res.writeHead(404, closing({ 'Content-Type': 'text/html; charset=utf-8' }));
+        res.end('<h1>Not Found</h1>');
+        return;
+      }
+      void olderInfo().then(
+        (body) => {
+          seen.status = 200;
+          res.writeHead(200, closing({ 'Content-Type': 'application/json; charset=utf-8' }));
+          res.end(body);
+        },
+        () => res.destroy(),
+      );
+      return;
+    }
     if (front.noParts && PARTS.test(path)) {
       req.resume();
       seen.status = 404;

@@ -1,20 +1,22 @@
-// An encrypted upload in parts (client mode, a file of MEASURED_FROM_BYTES or more, a Hushdrop server
-// that takes parts: lib/upload/parts.ts has the protocol). Why: the disk way encrypts the whole file,
-// then sends it (in series, 0.50× curl at 1 Gbit/s), and Chromium caps a streamed body below the
-// link; in parts, part k is sent while part k+1 is encrypted, so the upload runs at about
-// max(encrypt, send), and a dropped connection costs one part.
+// The parts way (lib/upload/plan.ts): an encrypted upload in parts (client mode, a file of
+// MEASURED_FROM_BYTES or more, to a server whose info answer listed parts: lib/upload/parts.ts has the
+// protocol). Why: the disk way encrypts the whole file, then sends it (in series, 0.50× curl at
+// 1 Gbit/s), and Chromium caps a streamed body below the link; in parts, part k is sent while part
+// k+1 is encrypted, so the upload runs at about max(encrypt, send), and a dropped connection costs one
+// part. A server that answers Start 404/405 after all (its info was older than it), or 429 (too many
+// sessions from here), gets a decline, and the plan's next way sends the file as one request.
 //
-// The encrypt worker writes the ciphertext, cut at the session's part size, into one OPFS scratch
-// file per part, which this document makes (and holds, so no sweep takes it) and hands out only
-// while fewer than MAX_ON_DISK parts are off the server: the worker waits for the next, so the disk
-// holds a few parts, never the whole copy. Each finished part goes as an XHR PUT of its raw bytes
-// (as a File with a path where Chromium has one: path-backed-file.ts; this document makes the XHR,
-// as that requires), at most MAX_IN_FLIGHT at once; one that fails on the network is sent once
-// more. A part's file is removed once the server has it; on failure or cancel every file is removed
-// and the session aborted (DELETE), best-effort, before the caller hears of it.
+// The files worker writes the ciphertext, cut at the session's part size, into one OPFS scratch file
+// per part, which this document makes (and holds, so no sweep takes it) and hands out only while
+// fewer than MAX_ON_DISK parts are off the server: the worker waits for the next, so the disk holds a
+// few parts, never the whole copy. Each finished part goes as an XHR PUT of its raw bytes (as a File
+// with a path where Chromium has one: path-backed-file.ts; this document makes the XHR, as that
+// requires), at most MAX_IN_FLIGHT at once; one that fails on the network is sent once more. A
+// part's file is removed once the server has it; on failure or cancel every file is removed and the
+// session aborted (DELETE), best-effort, before the caller hears of it.
 import { STREAM_CHUNK_BYTES } from '../../lib/crypto';
+import { type FileCipher, sealedSize } from '../../lib/crypto/file-cipher';
 import { t } from '../../lib/i18n';
-import type { PhaseProgress } from '../../lib/jobs/progress';
 import {
   buildPartsStart,
   checkPartAnswer,
@@ -25,18 +27,15 @@ import {
   partUrl,
   readPartsStart,
   readUploadAnswer,
-  type SendUploadArgs,
   UploadError,
-  type UploadResult,
-  uploadEndpoint,
   xhrExchange,
 } from '../../lib/upload';
 import { abortedError, atAddress } from '../../lib/upload/errors';
 import { serverAddress } from '../../lib/upload/links';
+import { Declined, type Sent, type UploadWay, type WayJob } from '../../lib/upload/plan';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
 import { createScratch, type Scratch } from '../storage/scratch-files';
-import type { UploadCipher } from './encrypt-worker';
-import { encryptWorkerSession } from './worker-session';
+import { sealIntoFiles } from './encrypt-worker-session';
 
 /** Parts being sent at once: two keep the link busy across one part's answer. */
 const MAX_IN_FLIGHT = 2;
@@ -46,21 +45,6 @@ const MAX_ON_DISK = 3;
 const ABORT_WITHIN_MS = 10_000;
 
 const PHASES = ['uploading'] as const;
-
-/** Origins whose server answered Start with 404 or 405 in this document: the one-request way at once. */
-const noParts = new Set<string>();
-
-export type PartsCommon = Omit<SendUploadArgs, 'body' | 'transport' | 'onProgress'>;
-
-export interface PartsUpload {
-  file: File;
-  cipher: UploadCipher;
-  /** The ciphertext's size (storedSize). */
-  total: number;
-  common: PartsCommon;
-  onProgress: (p: PhaseProgress) => void;
-  freeSpent: boolean;
-}
 
 /** A promise that is settled from outside. */
 function deferred<T>() {
@@ -75,19 +59,20 @@ function deferred<T>() {
 }
 
 /**
- * Uploads `file` encrypted with `cipher` in parts. Resolves with the result, or 'no-parts' when
- * nothing was uploaded and the caller should go the one-request way: the server has no parts, or no
- * worker with a sync access handle could start here.
+ * Uploads the job's file encrypted in parts. Resolves with the result, or Declined when nothing was
+ * uploaded and the plan's next way should send it: the server has no parts after all, has too many
+ * sessions open from here, or no worker with a sync access handle could start here.
  */
-export async function sendInParts(up: PartsUpload): Promise<UploadResult | 'no-parts'> {
-  const { target, options, file: info, iv, signal, timeoutMs } = up.common;
-  const origin = new URL(uploadEndpoint(target)).origin;
-  if (noParts.has(origin)) return 'no-parts';
-  const start = buildPartsStart(target, options, info, up.total, iv);
+async function sendInParts(job: WayJob): Promise<Sent | Declined> {
+  const { cipher, request } = job;
+  if (!cipher) throw new TypeError('The parts way sends encrypted files only.');
+  const { target, options, file: info, iv, signal, timeoutMs } = request;
+  const total = sealedSize(cipher, job.file.size);
+  const start = buildPartsStart(target, options, info, total, iv);
   const address = serverAddress(target);
   const located = (err: unknown) => (err instanceof UploadError ? atAddress(err, address) : err);
 
-  let session: PartsSession | 'no-parts' | 'one-request';
+  let session: PartsSession | Declined;
   try {
     session = readPartsStart(
       await xhrExchange(
@@ -95,27 +80,24 @@ export async function sendInParts(up: PartsUpload): Promise<UploadResult | 'no-p
         { method: 'POST', url: start.url, headers: start.headers, body: fieldsForm(start.fields) },
         { signal, timeoutMs },
       ),
-      up.total,
+      total,
     );
   } catch (err) {
     throw located(err);
   }
-  if (session === 'no-parts') {
-    noParts.add(origin);
-    return 'no-parts';
-  }
-  if (session === 'one-request') return 'no-parts';
-  return runSession(up, session, start.url, start.headers, located);
+  if (session instanceof Declined) return session;
+  return runSession(job, cipher, session, start.url, start.headers, located);
 }
 
 async function runSession(
-  up: PartsUpload,
+  job: WayJob,
+  cipher: FileCipher,
   session: PartsSession,
   base: string,
   headers: Record<string, string>,
   located: (err: unknown) => unknown,
-): Promise<UploadResult | 'no-parts'> {
-  const { target, options, iv, signal, timeoutMs } = up.common;
+): Promise<Sent | Declined> {
+  const { target, options, iv, signal, timeoutMs } = job.request;
   const { parts } = session;
   // Stops the worker and every request: the caller's cancel, or this upload's first failure.
   const stop = new AbortController();
@@ -130,7 +112,7 @@ async function runSession(
   let onServer = 0;
   let onServerBytes = 0;
   let inFlight = 0;
-  let post: ((command: { type: 'part-file'; index: number; name: string }) => void) | undefined;
+  let give: ((index: number, name: string) => void) | undefined;
   const failed = deferred<never>();
   const allSent = deferred<void>();
   let failure: unknown;
@@ -145,7 +127,7 @@ async function runSession(
     let done = onServerBytes;
     for (const bytes of sending.values()) done += bytes;
     if (!stop.signal.aborted)
-      up.onProgress({ phases: PHASES, phase: 'uploading', done, total: session.total });
+      job.onProgress({ phases: PHASES, phase: 'uploading', done, total: session.total });
   };
 
   /** Makes part files while fewer than MAX_ON_DISK parts are off the server, and hands them out. */
@@ -155,7 +137,7 @@ async function runSession(
       const made = createScratch('upload').then((scratch) => {
         files.set(index, scratch);
         if (stop.signal.aborted) return;
-        post?.({ type: 'part-file', index, name: scratch.name });
+        give?.(index, scratch.name);
       }, fail);
       making.add(made);
       void made.finally(() => making.delete(made));
@@ -224,45 +206,28 @@ async function runSession(
     pump();
   };
 
-  const encrypted = encryptWorkerSession<'done' | 'unsupported'>(
-    {
-      type: 'parts',
-      file: up.file,
-      cipher: up.cipher,
-      partBytes: session.partBytes,
-      chunkSize: STREAM_CHUNK_BYTES,
-      freeSpent: up.freeSpent,
+  const encrypted = sealIntoFiles({
+    file: job.file,
+    cipher,
+    partBytes: session.partBytes,
+    chunkSize: STREAM_CHUNK_BYTES,
+    freeSpent: job.freeSpent,
+    signal: stop.signal,
+    onPartDone: partDone,
+    handOut: (handTo) => {
+      give = handTo;
+      for (const [index, scratch] of files) handTo(index, scratch.name);
     },
-    stop.signal,
-    {
-      report(r) {
-        if (stop.signal.aborted) return { error: failure ?? abortedError(signal?.reason) };
-        if (r.type === 'part-done') partDone(r.index, r.size);
-        else if (r.type === 'done' || r.type === 'unsupported') return { value: r.type };
-        else if (r.type === 'error') {
-          const err = new Error(t('encryptFailed', r.message));
-          err.name = r.name === 'QuotaExceededError' ? r.name : 'EncryptError';
-          return { error: err };
-        }
-        return undefined;
-      },
-      failed: (heard, message) =>
-        heard ? { error: new Error(t('encryptWorkerFailed', message)) } : { value: 'unsupported' },
-      aborted: () => failure ?? abortedError(signal?.reason),
-      started: (more) => {
-        post = more;
-        for (const [index, scratch] of files) more({ type: 'part-file', index, name: scratch.name });
-      },
-    },
-  );
+    aborted: () => failure ?? abortedError(signal?.reason),
+  });
   encrypted.catch(() => {});
   handOut();
 
   let succeeded = false;
   try {
-    const how = await Promise.race([encrypted, failed.promise]);
-    // No worker with a sync access handle here: nothing was written or sent.
-    if (how !== 'done') return 'no-parts';
+    const sealed = await Promise.race([encrypted, failed.promise]);
+    // No worker with a sync access handle here: nothing was written or sent (the session is aborted).
+    if (sealed instanceof Declined) return sealed;
     await Promise.race([allSent.promise, failed.promise]);
     const answer = await xhrExchange(
       XMLHttpRequest,
@@ -273,7 +238,7 @@ async function runSession(
     });
     const result = readUploadAnswer(target, options, iv, answer);
     succeeded = true;
-    return result;
+    return { result };
   } catch (err) {
     fail(err);
     if (signal?.aborted) throw abortedError(signal.reason);
@@ -301,3 +266,5 @@ async function abortSession(url: string, headers: Record<string, string>): Promi
     signal: AbortSignal.timeout(ABORT_WITHIN_MS),
   }).catch(() => {});
 }
+
+export const partsWay: UploadWay = { send: sendInParts };
