@@ -8,6 +8,7 @@
 //   npm run -s payment -- request.bitcoinpaymentrequest --now 2019-01-01T00:00:00Z --root ca.pem
 //   npm run -s payment -- 'bitcoin:?r=https://shop.example/i/1' --fetch
 //   npm run -s payment -- alice@shop.example --lookup --amount-msat 21000
+//   npm run -s payment -- --dnssec-proof 2773696d706c65… --now 2025-08-07T12:00:00Z [--anchor <DS file>]…
 //
 // The first members are always kind, verdict, reason, network, amount and payee. Nothing is
 // fetched unless asked (--fetch for BIP70, --lookup for LNURL). Exit status: 0 verified or
@@ -16,7 +17,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { base64 } from '@scure/base';
 import { connectEnglish } from '../lib/i18n-english';
+import { checkDnssecProof, proofBytesOfHex } from '../lib/payments/bip353/proof';
+import { bip353ReportOf } from '../lib/payments/bip353/report';
 import { bip70Request, checkRead, lnurlRequest, type PaymentReport, reportOf } from '../lib/payments/check';
+import { anchorsWith, readAnchorText } from '../lib/payments/dnssec/anchors';
 import { isPaymentError, PaymentError } from '../lib/payments/errors';
 import { paymentFormOf } from '../lib/payments/forms';
 import { MAX_PAYMENT_REQUEST_BYTES } from '../lib/payments/limits';
@@ -29,6 +33,10 @@ import { evaluatePaymentRequest } from '../lib/payments/verify';
 
 interface Options {
   input: string;
+  /** BIP 353: the input is a PSBT_OUT_DNSSEC_PROOF value in hex. */
+  dnssecProof: boolean;
+  /** DS records trusted besides the root's (--anchor files). */
+  anchors: string[];
   now: Date;
   roots: RootStore;
   fetch: boolean;
@@ -40,7 +48,8 @@ class UsageError extends Error {}
 
 const USAGE =
   'Usage: npm run -s payment -- <bitcoin: URI | invoice | offer | LNURL | name@domain | https URL | file> ' +
-  '[--now <ISO date>] [--root <PEM file>]… [--fetch] [--lookup [--amount-msat <n>]]';
+  '[--now <ISO date>] [--root <PEM file>]… [--fetch] [--lookup [--amount-msat <n>]]\n' +
+  '       npm run -s payment -- --dnssec-proof <hex> [--now <ISO date>] [--anchor <DS file>]…';
 
 function pemRoots(path: string): Uint8Array[] {
   const blocks = [
@@ -53,6 +62,8 @@ function pemRoots(path: string): Uint8Array[] {
 function readOptions(argv: string[]): Options {
   const positional: string[] = [];
   const options: Omit<Options, 'input'> = {
+    dnssecProof: false,
+    anchors: [],
     now: new Date(),
     roots: bundledRootStore(),
     fetch: false,
@@ -70,7 +81,16 @@ function readOptions(argv: string[]): Options {
       if (Number.isNaN(options.now.getTime()))
         throw new UsageError('--now needs a date such as 2026-01-31T12:00:00Z.');
     } else if (arg === '--root') options.roots = withExtraRoots(options.roots, pemRoots(value()));
-    else if (arg === '--fetch') options.fetch = true;
+    else if (arg === '--dnssec-proof') options.dnssecProof = true;
+    else if (arg === '--anchor') {
+      const path = value();
+      try {
+        options.anchors.push(...readAnchorText(readFileSync(path, 'utf8')).map((a) => a.line));
+      } catch (error) {
+        if (error instanceof PaymentError) throw new UsageError(`${path}: ${error.message}`);
+        throw error;
+      }
+    } else if (arg === '--fetch') options.fetch = true;
     else if (arg === '--lookup') options.lookup = true;
     else if (arg === '--amount-msat') {
       const text = value();
@@ -140,6 +160,14 @@ export async function paymentCheck(argv: string[]): Promise<{ code: number; outp
   let kind: PaymentReport['kind'] = 'bip70';
   try {
     const options = readOptions(argv);
+    if (options.dnssecProof) {
+      const checked = await checkDnssecProof(proofBytesOfHex(options.input), {
+        anchors: anchorsWith(options.anchors),
+        now: options.now,
+      });
+      const out = bip353ReportOf(checked);
+      return { code: out.verdict === 'invalid' ? 1 : 0, output: JSON.stringify(out, plain, 2) };
+    }
     const isFile = existsSync(options.input) && statSync(options.input).isFile();
     if (!isFile) kind = paymentFormOf(options.input) ?? kind;
     const checked = isFile

@@ -1,5 +1,5 @@
-// After `npm ci`: generates what the extension's build and type-check need (lib/payments/gen, .wxt) with
-// development tools (pbjs, wxt). A runtime-only install (`npm ci --omit=dev`, to run `npm run server` from
+// After `npm ci`: generates what the extension's build and type-check need (lib/payments/gen, the DNS
+// root's trust anchors among it, and .wxt) with development tools (pbjs, wxt). A runtime-only install (`npm ci --omit=dev`, to run `npm run server` from
 // the repository) has none of those tools and needs none of it: it says so and generates nothing.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,5 +11,7 @@ if (tools.length > 0) {
       'is left out; `npm run server` does not need it.',
   );
 } else {
-  execSync('npm run gen:proto && npm run gen:roots && wxt prepare', { stdio: 'inherit' });
+  execSync('npm run gen:proto && npm run gen:roots && npm run gen:anchors && wxt prepare', {
+    stdio: 'inherit',
+  });
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { GrantedHostsSection } from '../../components/GrantedHostsSection';
+import { NamesSection } from '../../components/NamesSection';
 import { PaymentOriginsSection } from '../../components/PaymentOriginsSection';
 import { PaymentRootsSection } from '../../components/PaymentRootsSection';
 import { ShortcutsSection } from '../../components/ShortcutsSection';
@@ -362,6 +363,7 @@ export function App() {
       <GrantedHostsSection />
       <PaymentOriginsSection />
       <PaymentRootsSection />
+      <NamesSection />
     </main>
   );
 }

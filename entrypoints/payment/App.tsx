@@ -1,6 +1,7 @@
 import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { Message } from '../../components/Message';
 import { plural, t } from '../../lib/i18n';
+import { contactsOf, looksUpName, withResolver } from '../../lib/payments/bip353/source';
 import {
   checkPaymentText,
   type FetchedSource,
@@ -8,7 +9,6 @@ import {
   type LnurlSource,
   type LoadedRequest,
   lnurlRequest,
-  type OfflineSource,
   type PageView,
   type PaymentSource,
   pageReducer,
@@ -19,14 +19,18 @@ import {
   sourceFromText,
   walletUriFor,
 } from '../../lib/payments/index';
+import type { CheckedSource } from '../../lib/payments/page-view';
 import { isPrivateUrl } from '../../lib/payments/private-address';
 import type { CheckedRequest } from '../../lib/payments/request';
 import { paymentUrlProblem } from '../../lib/payments/same-origin';
+import { namesOf } from '../../lib/settings';
+import { DEFAULT_RESOLVER } from '../../lib/settings/names';
 import { askToContact, handlesBitcoinLinksOnly, mayContact } from '../../platform/payments/access';
 import { paymentFlow } from '../../platform/payments/flow';
 import { takeClickedPayment } from '../../platform/payments/hand-off';
 import { allowPrivateOrigin, mayReachPrivately } from '../../platform/payments/private-hosts';
 import { listPayments, type PaymentEntry } from '../../platform/storage/history';
+import { loadSettings } from '../../platform/storage/settings';
 import { AskServer } from './AskServer';
 import { CheckedView } from './CheckedView';
 import { hostOf } from './format';
@@ -79,12 +83,25 @@ export function App() {
   }, [text]);
   const [recent, setRecent] = useState<PaymentEntry[]>();
   const abort = useRef<AbortController | undefined>(undefined);
+  // The resolver BIP 353 names are looked up through: read at start and kept, since a click's
+  // permission request must start before anything is awaited.
+  const resolver = useRef(DEFAULT_RESOLVER);
   const now = useNow();
+
+  /** The source with the resolver from the settings (names only). */
+  async function resolverFor(source: PaymentSource): Promise<PaymentSource> {
+    try {
+      resolver.current = namesOf(await loadSettings()).resolver;
+    } catch {
+      // The default resolver, then.
+    }
+    return withResolver(source, resolver.current);
+  }
 
   const reloadRecent = () => listPayments().then(setRecent, () => setRecent([]));
 
   /** Keeps a judged request in the history; the page shows it either way. */
-  async function record(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
+  async function record(source: CheckedSource, checked: CheckedRequest) {
     try {
       return { entry: await paymentFlow.recordChecked(source, checked) };
     } catch (err) {
@@ -95,7 +112,7 @@ export function App() {
   }
 
   /** Shows a judged request (offline text, or an LNURL's terms or invoice). */
-  async function showChecked(source: OfflineSource | LnurlSource, checked: CheckedRequest) {
+  async function showChecked(source: CheckedSource, checked: CheckedRequest) {
     dispatch({ type: 'checked', source, checked, ...(await record(source, checked)) });
   }
 
@@ -109,6 +126,11 @@ export function App() {
     const controller = fresh();
     dispatch({ type: 'fetching', source });
     try {
+      if (looksUpName(source)) {
+        const checked = await paymentFlow.lookUpName(source, controller.signal);
+        if (!controller.signal.aborted) await showChecked(source, checked);
+        return;
+      }
       if (source.kind === 'lnurl') {
         const params = await paymentFlow.lookUp(source.target, controller.signal);
         if (!controller.signal.aborted) await showChecked(source, lnurlRequest(source.target, params));
@@ -147,19 +169,21 @@ export function App() {
       await showChecked(source, checkPaymentText(source.text, new Date()));
       return;
     }
-    const server = serverOf(source);
+    // A name's look-up asks the resolver too (BIP 353), and every address it contacts is allowed alike.
+    const servers = contactsOf(source, serverOf(source));
     // Started before anything is awaited: Firefox takes a permission request only during the click.
     // Not for a private address the person has not allowed here: its card comes first, no prompt.
     const asking =
-      fromClick && (allowPrivate || !isPrivateUrl(server))
-        ? askToContact(server).catch(() => false)
+      fromClick && (allowPrivate || !servers.some(isPrivateUrl))
+        ? askToContact(...servers).catch(() => false)
         : undefined;
-    if (allowPrivate) await allowPrivateOrigin(server);
-    if (!(await mayReachPrivately(server))) {
-      dispatch({ type: 'private-needed', source });
-      return;
-    }
-    if (!(await (asking ?? mayContact(server)))) {
+    if (allowPrivate) for (const server of servers) await allowPrivateOrigin(server);
+    for (const server of servers)
+      if (!(await mayReachPrivately(server))) {
+        dispatch({ type: 'private-needed', source });
+        return;
+      }
+    if (!(await (asking ?? everyContact(servers)))) {
       dispatch({ type: 'permission-needed', source });
       return;
     }
@@ -169,12 +193,13 @@ export function App() {
   /** A request's address alone: show it, and fetch when the person asks (a permission prompt if needed). */
   async function offer(source: PaymentSource) {
     if (source.kind === 'offline') return show(source, false);
-    const server = serverOf(source);
-    if (!(await mayReachPrivately(server))) {
-      dispatch({ type: 'private-needed', source });
-      return;
-    }
-    dispatch({ type: 'offered', source, allowed: await mayContact(server) });
+    const servers = contactsOf(source, serverOf(source));
+    for (const server of servers)
+      if (!(await mayReachPrivately(server))) {
+        dispatch({ type: 'private-needed', source });
+        return;
+      }
+    dispatch({ type: 'offered', source, allowed: await everyContact(servers) });
   }
 
   /**
@@ -198,6 +223,7 @@ export function App() {
       dispatch({ type: 'failed', ...paymentFlow.describeFailure(err), retry: false });
       return;
     }
+    source = await resolverFor(source);
     // A reload shows the same request, through the button.
     history.replaceState(null, '', paramsFor(source));
     setText(inputTextOf(source));
@@ -208,8 +234,14 @@ export function App() {
   useEffect(() => {
     document.title = t('payPageTitle');
     reloadRecent();
+    loadSettings().then(
+      (s) => {
+        resolver.current = namesOf(s).resolver;
+      },
+      () => {},
+    );
     if (start.handOff !== undefined) openHandOff(start.handOff);
-    else if (start.source) offer(start.source);
+    else if (start.source) resolverFor(start.source).then(offer);
     return () => abort.current?.abort();
   }, []);
 
@@ -227,7 +259,7 @@ export function App() {
       return;
     }
     history.replaceState(null, '', paramsFor(source));
-    show(source, true);
+    show(withResolver(source, resolver.current), true);
   }
 
   const serverView =
@@ -264,7 +296,12 @@ export function App() {
       <div aria-live="polite">
         {view.state === 'loading' && (
           <p class="card" role="status" id="loading">
-            {t(view.source.kind === 'lnurl' ? 'payLookingUp' : 'payFetching', hostOf(serverOf(view.source)))}
+            {view.source.kind === 'name' || (view.source.kind === 'lnurl' && view.source.name)
+              ? t('payNameLookingUp', hostOf(contactsOf(view.source, serverOf(view.source))[0]!))
+              : t(
+                  view.source.kind === 'lnurl' ? 'payLookingUp' : 'payFetching',
+                  hostOf(serverOf(view.source)),
+                )}
           </p>
         )}
       </div>
@@ -305,7 +342,12 @@ export function App() {
           {...(view.historyError ? { historyError: view.historyError } : {})}
           onInvoice={
             view.source.kind === 'lnurl'
-              ? (checked) => showChecked(view.source as LnurlSource, checked)
+              ? // The invoice keeps the note of which look-up answered.
+                (checked) =>
+                  showChecked(view.source as LnurlSource, {
+                    ...checked,
+                    ...(view.checked.lookup ? { lookup: view.checked.lookup } : {}),
+                  })
               : undefined
           }
         />
@@ -327,6 +369,12 @@ export function App() {
       {recent && <RecentPayments entries={recent} />}
     </main>
   );
+}
+
+/** Whether every address may be contacted already. */
+async function everyContact(servers: string[]): Promise<boolean> {
+  for (const server of servers) if (!(await mayContact(server))) return false;
+  return true;
 }
 
 function LoadedView({

@@ -8,6 +8,7 @@ import { secondsLeft } from '../../lib/payments/timing';
 import { InvoiceFields, LnurlFacts, UriFacts } from './KindDetails';
 import { LnurlAmount } from './LnurlAmount';
 import { LnurlVerify } from './LnurlVerify';
+import { AnsweredBy, NameFacts, NameSigned } from './NameDetails';
 import { OfferFacts } from './OfferFacts';
 import { PayWithWallet } from './PayWithWallet';
 import { ExpiryLine } from './RequestView';
@@ -70,12 +71,14 @@ function heading(checked: CheckedRequest): string {
   if (checked.kind === 'bolt12') return t('payOfferHeading');
   if (checked.kind === 'lnurl')
     return t(checked.bolt11 ? 'payLnurlInvoiceHeading' : 'payLnurlHeading', checked.lnurl!.target.label);
+  if (checked.kind === 'bip353') return t('payNameHeading', checked.bip353!.name);
   return t(checked.verdict === 'verified' ? 'payUriLightningHeading' : 'payPlainHeading');
 }
 
 function unsignedText(checked: CheckedRequest): string {
   if (checked.kind === 'lnurl') return t('payLnurlUnsignedText');
   if (checked.kind === 'bolt12') return t('payOfferUnsignedText');
+  if (checked.kind === 'bip353') return t('payNameNotLookedUp', checked.bip353!.name);
   return t(checked.amount ? 'payPlainAddressAmount' : 'payPlainAddressOnly');
 }
 
@@ -106,7 +109,9 @@ function CheckedVerdict({ checked, expired }: { checked: CheckedRequest; expired
           </p>
         </>
       )}
+      {verdict === 'verified' && signer?.kind === 'dnssec' && <NameSigned signer={signer} />}
       {verdict === 'unsigned' && <p>{unsignedText(checked)}</p>}
+      {checked.lookup && <AnsweredBy lookup={checked.lookup} />}
       {verdict === 'invalid' && <InvalidReasons reasons={checked.reasons} />}
       <Warnings warnings={checked.warnings} />
     </VerdictSection>
@@ -119,6 +124,7 @@ const KIND_NAME = {
   bolt12: 'payKindBolt12',
   lnurl: 'payKindLnurl',
   bip70: 'payKindBip70',
+  bip353: 'payKindBip353',
 } as const;
 
 function amountText(checked: CheckedRequest): string {
@@ -210,7 +216,10 @@ function CheckedFacts({ checked, now, pageUrl }: { checked: CheckedRequest; now:
           </>
         )}
       </dl>
-      {checked.bip21 && <UriFacts details={checked.bip21} />}
+      {checked.bip353 && <NameFacts details={checked.bip353} />}
+      {(checked.bip21 ?? checked.bip353?.payment?.bip21) && (
+        <UriFacts details={(checked.bip21 ?? checked.bip353?.payment?.bip21)!} />
+      )}
       {checked.lnurl && <LnurlFacts details={checked.lnurl} />}
       {checked.bolt12 && <OfferFacts offer={checked.bolt12} />}
       {invoice && <InvoiceFields invoice={invoice} />}

@@ -1,5 +1,6 @@
 import { t } from '../i18n';
 import { checkBitcoinUri } from './bip21';
+import { nameNotLookedUp } from './bip353/offline';
 import { type Bolt11Invoice, decodeBolt11 } from './bolt11';
 import { type Bolt12Offer, decodeBolt12 } from './bolt12';
 import { currencyDigits } from './currency';
@@ -218,6 +219,8 @@ export function checkRead(read: ReadPayment, now: Date): CheckedRequest {
       return checkBolt12Text(read.text, now);
     case 'lnurl':
       return 'unreadable' in read ? invalid('lnurl', [read.unreadable.message]) : lnurlRequest(read.target);
+    case 'bip353':
+      return 'unreadable' in read ? invalid('bip353', [read.unreadable.message]) : nameNotLookedUp(read.name);
     case 'bip70':
       return {
         kind: 'bip70',

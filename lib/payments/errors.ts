@@ -20,7 +20,9 @@ export type PaymentErrorCode =
   /** A redirect away from the request's origin, or one the browser hides. */
   | 'redirect'
   /** An address on this machine or a private network the person has not allowed. */
-  | 'private-host';
+  | 'private-host'
+  /** A DNSSEC chain or a BIP 353 name that does not hold (dnssec/problem.ts says which rule). */
+  | 'dnssec';
 
 export class PaymentError extends Error {
   override readonly name = 'PaymentError';

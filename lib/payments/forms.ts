@@ -4,7 +4,7 @@
  * read.ts's parser reads what it names, and the decoders judge that.
  */
 
-export type RequestForm = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70';
+export type RequestForm = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70' | 'bip353';
 
 /** Longest request text Hushdrop takes (a BOLT 11 invoice fits a QR code, 7,089 characters). */
 export const MAX_REQUEST_TEXT = 8_000;
@@ -30,6 +30,11 @@ export function looksLikeLnurl(text: string): boolean {
   return /^lnurl1[0-9a-z]+$/i.test(s) || /^lnurlp:\/\//i.test(s) || /^[^\s@/:]+@[^\s@/]+$/.test(s);
 }
 
+/** A BIP 353 name as written with its ₿ (`₿user@domain`); a plain `user@domain` reads as LNURL's. */
+export function looksLikeBip353(text: string): boolean {
+  return /^₿[^\s@/:]+@[^\s@/]+$/u.test(text.trim());
+}
+
 /** The form of request text, or undefined for none Hushdrop reads. */
 export function paymentFormOf(text: string): RequestForm | undefined {
   const s = text.trim();
@@ -37,6 +42,7 @@ export function paymentFormOf(text: string): RequestForm | undefined {
   if (/^bitcoin:/i.test(s)) return 'bip21';
   if (looksLikeBolt11(s)) return 'bolt11';
   if (looksLikeBolt12(s)) return 'bolt12';
+  if (looksLikeBip353(s)) return 'bip353';
   if (looksLikeLnurl(s)) return 'lnurl';
   if (/^https?:\/\//i.test(s)) return 'bip70';
   return undefined;

@@ -1,4 +1,6 @@
 import { t } from '../i18n';
+import type { Bip353Name } from './bip353/name';
+import type { NameSource } from './bip353/source';
 import { PaymentError } from './errors';
 import { httpUrl, paymentFormOf } from './forms';
 import type { LnurlTarget } from './lnurl-target';
@@ -7,30 +9,45 @@ import type { BitcoinUri } from './uri';
 
 /**
  * What the payment page is asked to show, from text a person pasted or clicked, or from the page's
- * own address, as read by read.ts's parser. Three ways in:
+ * own address, as read by read.ts's parser. Four ways in:
  *   request  a BIP70 request to fetch (its web address, or a bitcoin: URI with r=)
  *   offline  text judged as it is: a bitcoin: URI without r=, a Lightning invoice or offer
  *   lnurl    an LNURL-pay link or Lightning Address, looked up only when the person asks
+ *   name     a BIP 353 name `₿user@domain`, looked up only when the person asks (a plain
+ *            `user@domain` is an lnurl source with `name`: asked as a BIP 353 name first)
  * Text of no known form is refused with PaymentError('bad-input') and the sentence to show.
  */
 export type PaymentSource =
   | { kind: 'request'; requestUrl: string; pageUrl?: string; uri?: BitcoinUri }
   | { kind: 'offline'; text: string; pageUrl?: string }
-  | { kind: 'lnurl'; text: string; target: LnurlTarget; pageUrl?: string };
+  | {
+      kind: 'lnurl';
+      text: string;
+      target: LnurlTarget;
+      pageUrl?: string;
+      /** A plain `user@domain` that is also a BIP 353 name, and the resolver to ask it of. */
+      name?: Bip353Name;
+      resolver?: string;
+    }
+  | NameSource;
 
 export type RequestSource = Extract<PaymentSource, { kind: 'request' }>;
 export type OfflineSource = Extract<PaymentSource, { kind: 'offline' }>;
 export type LnurlSource = Extract<PaymentSource, { kind: 'lnurl' }>;
 /** Sources that contact a server, only when the person asks. */
-export type FetchedSource = RequestSource | LnurlSource;
+export type FetchedSource = RequestSource | LnurlSource | NameSource;
 
 const badInput = (message: string) => new PaymentError('bad-input', message);
 
 const withPage = (pageUrl: string | undefined) => (pageUrl ? { pageUrl } : {});
 
-/** The server a source contacts first: the BIP70 request, or the LNURL service's terms. */
+/** The server a source contacts first: the BIP70 request, the LNURL service's terms, or the name's resolver. */
 export const serverOf = (source: FetchedSource) =>
-  source.kind === 'request' ? source.requestUrl : source.target.url;
+  source.kind === 'request'
+    ? source.requestUrl
+    : source.kind === 'name'
+      ? (source.resolver ?? '')
+      : source.target.url;
 
 /** What the page does with text read by the parser (read.ts). */
 export function sourceOf(read: ReadPayment, pageUrl?: string): PaymentSource {
@@ -49,13 +66,23 @@ export function sourceOf(read: ReadPayment, pageUrl?: string): PaymentSource {
     case 'lnurl':
       return 'unreadable' in read
         ? { kind: 'offline', text: read.text, ...withPage(pageUrl) }
-        : { kind: 'lnurl', text: read.text, target: read.target, ...withPage(pageUrl) };
+        : {
+            kind: 'lnurl',
+            text: read.text,
+            target: read.target,
+            ...withPage(pageUrl),
+            ...(read.name ? { name: read.name } : {}),
+          };
+    case 'bip353':
+      // A ₿ name BIP 353 does not allow: nothing to look up, refused with the reason.
+      if ('unreadable' in read) throw read.unreadable;
+      return { kind: 'name', text: read.text, name: read.name, ...withPage(pageUrl) };
     case 'bip70':
       return { kind: 'request', requestUrl: read.url, ...withPage(pageUrl) };
   }
 }
 
-/** Pasted or clicked text: a web address, a bitcoin: URI, an invoice, an LNURL or name@domain. */
+/** Pasted or clicked text: a web address, a bitcoin: URI, an invoice, an LNURL, name@domain or ₿name@domain. */
 export function sourceFromText(text: string, pageUrl?: string): PaymentSource {
   if (text.trim() === '') throw badInput(t('payInputEmpty'));
   return sourceOf(readPayment(text), pageUrl);

@@ -1,3 +1,4 @@
+import type { NameSource } from './bip353/source';
 import type { LoadedRequest } from './load';
 import type { FetchedSource, LnurlSource, OfflineSource, RequestSource } from './page-input';
 import type { CheckedRequest } from './request';
@@ -22,14 +23,17 @@ export type PageView<Entry = unknown> =
   | { state: 'failed'; message: string; retry: boolean; source?: FetchedSource }
   /** A BIP70 request, fetched and judged. */
   | { state: 'loaded'; source: RequestSource; loaded: LoadedRequest; entry?: Entry; historyError?: string }
-  /** Any other request: judged from its text, or an LNURL service's terms or invoice. */
+  /** Any other request: judged from its text, an LNURL service's terms or invoice, or a looked-up name. */
   | {
       state: 'checked';
-      source: OfflineSource | LnurlSource;
+      source: CheckedSource;
       checked: CheckedRequest;
       entry?: Entry;
       historyError?: string;
     };
+
+/** What a judged request came from. */
+export type CheckedSource = OfflineSource | LnurlSource | NameSource;
 
 interface Recorded<Entry> {
   entry?: Entry;
@@ -49,7 +53,7 @@ export type PageEvent<Entry = unknown> =
    * A request judged: offline text at once; an LNURL once looked up, and again with its
    * invoice (which replaces the terms shown for the same source).
    */
-  | ({ type: 'checked'; source: OfflineSource | LnurlSource; checked: CheckedRequest } & Recorded<Entry>)
+  | ({ type: 'checked'; source: CheckedSource; checked: CheckedRequest } & Recorded<Entry>)
   /** `source` is the request it was about, if any; a failure of a replaced request is dropped. */
   | { type: 'failed'; message: string; retry: boolean; source?: FetchedSource }
   /** The request shown was paid: its history entry now says so. */

@@ -11,9 +11,9 @@ import type { PaymentRequestEvaluation } from './verify';
 /**
  * One model for a payment request, whatever it came as: a `bitcoin:` URI (BIP 21/321), a
  * Lightning invoice (BOLT 11), a Lightning offer (BOLT 12), an LNURL-pay link or Lightning
- * Address, or a BIP70 request. The payment page, the history and the command-line check all show
- * this; the kind-specific part (`bip21`, `bolt11`, `bolt12`, `lnurl`, `bip70`) holds everything
- * else the source said.
+ * Address, a BIP70 request, or a BIP 353 name. The payment page, the history and the command-line
+ * check all show this; the kind-specific part (`bip21`, `bolt11`, `bolt12`, `lnurl`, `bip70`,
+ * `bip353`) holds everything else the source said.
  *
  * Verdicts, the same for every kind: "verified" — a signature was checked and covers what would
  * be paid (a BIP70 certificate chain; a BOLT 11 invoice's node signature, against `n` when
@@ -22,7 +22,7 @@ import type { PaymentRequestEvaluation } from './verify';
  * unsigned: the invoice a wallet asks for is signed by the key it names.
  */
 
-export type RequestKind = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70';
+export type RequestKind = 'bip21' | 'bolt11' | 'bolt12' | 'lnurl' | 'bip70' | 'bip353';
 
 /**
  * An exact amount in the unit the request uses: bitcoin's, or (a BOLT 12 offer's) another
@@ -37,7 +37,9 @@ export type Signer =
   /** A Lightning node; `named`: the invoice named it (n) and the signature was verified against it. */
   | { kind: 'node'; nodeKey: string; named: boolean }
   /** A BIP70 merchant certificate that chains to a trusted root. */
-  | { kind: 'certificate'; name: string; issuer: string; trustAnchor: string; organization?: string };
+  | { kind: 'certificate'; name: string; issuer: string; trustAnchor: string; organization?: string }
+  /** A BIP 353 name whose TXT record a DNSSEC chain signs, `zones` from the root down. */
+  | { kind: 'dnssec'; name: string; zones: string[] };
 
 /** How the request goes to a wallet: the link (also as QR code), and what to copy. */
 export interface WalletHandOff {
@@ -73,6 +75,36 @@ export interface LnurlDetails {
   verify?: string;
 }
 
+/** A BIP 353 name (bip353/): what was looked up, and what its DNSSEC chain vouched for. */
+export interface Bip353Details {
+  /** `₿user@domain`. */
+  name: string;
+  /** How the records came: a DNSSEC proof handed over, or asked of a DNS-over-HTTPS resolver. */
+  via: 'proof' | 'resolver';
+  /** The resolver's address, when one was asked. */
+  resolver?: string;
+  /** The TXT record's bitcoin: URI, read as any URI is. Absent when the name did not hold. */
+  payment?: CheckedRequest;
+  uri?: string;
+  /** The zones whose signatures were checked, root first. */
+  zones?: string[];
+  /** The name asked, then each name a CNAME or DNAME led to. */
+  path?: string[];
+  /** The earliest expiry of a signature used, in seconds since 1970. */
+  signaturesUntil?: bigint;
+  /** The lowest TTL in the chain, in seconds: how long BIP 353 lets the answer be kept. */
+  ttl?: number;
+  /** The record, or an alias on the way, came from a wildcard. */
+  wildcard?: boolean;
+}
+
+/** For a plain `user@domain`: which look-up answered, BIP 353 (asked first) or the Lightning Address. */
+export interface NameLookup {
+  answeredBy: 'bip353' | 'lightning-address';
+  /** Why the BIP 353 name did not answer, as a sentence. */
+  why?: string;
+}
+
 export interface CheckedRequest {
   kind: RequestKind;
   verdict: Verdict;
@@ -99,6 +131,8 @@ export interface CheckedRequest {
   bolt12?: Bolt12Offer;
   lnurl?: LnurlDetails;
   bip70?: PaymentRequestEvaluation;
+  bip353?: Bip353Details;
+  lookup?: NameLookup;
 }
 
 /** A network as people call it. */

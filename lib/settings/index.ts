@@ -6,6 +6,7 @@ import { formatBytes, t } from '../i18n';
 import type { Credentials, ExpireUnit, Mode, UploadOptions, UploadTarget, Variant } from '../upload';
 import { filesWithin, fitsLimit, readSizeLimit, type SizeLimit } from '../upload/limit';
 import { readExpiryUnits } from '../upload/server-info';
+import { defaultNames, type NameSettings, normalizeNames } from './names';
 
 export interface ServerSettings {
   variant: Variant;
@@ -53,6 +54,8 @@ export interface Profile {
 export interface Settings {
   profiles: Profile[];
   activeProfileId: string;
+  /** BIP 353 names (version 6): the resolver and extra trust anchors. Read through namesOf. */
+  names?: NameSettings;
 }
 
 /** Version 1 (the first release) had one server and one set of defaults. */
@@ -61,7 +64,7 @@ export interface SettingsV1 {
   defaults: UploadDefaults;
 }
 
-export const SETTINGS_VERSION = 5;
+export const SETTINGS_VERSION = 6;
 
 // No server until the person names one (the first-run page): a store build must not send anyone's
 // first upload to a loopback address nobody runs. `npm start` and the tests write theirs.
@@ -154,6 +157,8 @@ export const MIGRATIONS: Record<number, (old: any) => any> = {
       p.passedTest = (['baseUrl', 'apiUrl', 'uploadUrl'] as const).every((k) => p.server[k] !== '');
     return s;
   },
+  // Version 6: BIP 353 names, looked up through the default resolver with the root's anchors only.
+  6: (v5: unknown): Settings => ({ ...normalizeSettings(v5), names: defaultNames() }),
 };
 
 function migrateV1(v1: Partial<SettingsV1>): Settings {
@@ -202,8 +207,11 @@ export function normalizeSettings(value: unknown): Settings {
   const activeProfileId = profiles.some((p) => p.id === v.activeProfileId)
     ? v.activeProfileId!
     : profiles[0]!.id;
-  return { profiles, activeProfileId };
+  return { profiles, activeProfileId, ...(v.names !== undefined ? { names: normalizeNames(v.names) } : {}) };
 }
+
+/** The BIP 353 settings, the defaults where none were stored. */
+export const namesOf = (s: Settings): NameSettings => s.names ?? defaultNames();
 
 export function activeProfile(s: Settings): Profile {
   return s.profiles.find((p) => p.id === s.activeProfileId) ?? s.profiles[0]!;

@@ -12,9 +12,9 @@ export async function mayContact(url: string): Promise<boolean> {
   }
 }
 
-/** Asks the person for access to the URL's site; call it straight from a click. */
-export function askToContact(url: string): Promise<boolean> {
-  return requestOrigins([originPattern(url)]);
+/** Asks the person for access to the URLs' sites, in one question; call it straight from a click. */
+export function askToContact(...urls: string[]): Promise<boolean> {
+  return requestOrigins(urls.map(originPattern));
 }
 
 /**

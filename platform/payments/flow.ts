@@ -3,8 +3,13 @@
 // uses `paymentFlow`, wired to the real ones; tests build their own.
 
 import { t } from '../../lib/i18n';
+import { lookUpName } from '../../lib/payments/bip353/look-up';
+import type { Bip353Name } from '../../lib/payments/bip353/name';
+import { resolveName } from '../../lib/payments/bip353/resolve';
+import type { NameSource } from '../../lib/payments/bip353/source';
 import type { Bolt11Invoice } from '../../lib/payments/bolt11';
 import { lnurlRequest } from '../../lib/payments/check';
+import { anchorsWith } from '../../lib/payments/dnssec/anchors';
 import { PaymentError } from '../../lib/payments/errors';
 import { assertNotExpired } from '../../lib/payments/expiry';
 import { describePaymentFailure } from '../../lib/payments/failure';
@@ -18,13 +23,17 @@ import {
 } from '../../lib/payments/lnurl';
 import { checkLnurlPayment, type PaymentStatus } from '../../lib/payments/lnurl-verify';
 import { type LoadedRequest, loadPaymentRequest } from '../../lib/payments/load';
+import type { LnurlSource } from '../../lib/payments/page-input';
 import { type BuiltPayment, type PaymentReceipt, sendPayment } from '../../lib/payments/payment';
 import type { CheckedRequest } from '../../lib/payments/request';
 import type { RootStore } from '../../lib/payments/roots';
 import { paymentUrlProblem } from '../../lib/payments/same-origin';
 import { expiresMs } from '../../lib/payments/timing';
 import type { EvaluatedDetails } from '../../lib/payments/verdict';
+import { namesOf } from '../../lib/settings';
+import { defaultNames, type NameSettings } from '../../lib/settings/names';
 import { addPayment, HistoryWriteError, type PaymentEntry } from '../storage/history';
+import { loadSettings } from '../storage/settings';
 import { mayReachPrivately } from './private-hosts';
 import { paymentRootStore } from './roots';
 
@@ -33,6 +42,8 @@ export interface PaymentFlowDeps {
   /** Whether the person allowed this URL's origin, when it is on this machine or a private network. */
   mayReach: (url: string) => Promise<boolean>;
   roots: () => Promise<RootStore>;
+  /** BIP 353: the resolver and the trust anchors the person added (default: the settings' defaults). */
+  names?: () => Promise<NameSettings>;
   history: { add(entry: PaymentEntry): Promise<void> };
   now?: () => Date;
   newId?: () => string;
@@ -117,6 +128,32 @@ export function createPaymentFlow(deps: PaymentFlowDeps) {
       return fetchPayParams(target, { fetch, ...(signal ? { signal } : {}) });
     },
 
+    /**
+     * Looks a name up (the person asked): a ₿ name through the resolver; a plain user@domain as a
+     * BIP 353 name first, then as a Lightning Address. The resolver is the one in the settings
+     * now, whatever the page was shown with.
+     */
+    async lookUpName(
+      source: NameSource | (LnurlSource & { name: Bip353Name }),
+      signal?: AbortSignal,
+    ): Promise<CheckedRequest> {
+      const names = deps.names ? await deps.names() : defaultNames();
+      const at = now();
+      return lookUpName(source, {
+        resolve: (name) =>
+          resolveName(name, {
+            // The one the person was asked to allow for this source.
+            resolver: source.resolver ?? names.resolver,
+            fetch,
+            anchors: anchorsWith(names.trustAnchors),
+            now: at,
+            ...(signal ? { signal } : {}),
+          }),
+        lightning: (target) => fetchPayParams(target, { fetch, ...(signal ? { signal } : {}) }),
+        now: at,
+      });
+    },
+
     /** Asks the service for an invoice for the amount chosen, and judges it against the terms. */
     async invoiceFor(
       source: { target: LnurlTarget },
@@ -177,5 +214,6 @@ export const paymentFlow = createPaymentFlow({
   fetch: (input, init) => fetch(input, init),
   mayReach: mayReachPrivately,
   roots: paymentRootStore,
+  names: async () => namesOf(await loadSettings()),
   history: { add: addPayment },
 });

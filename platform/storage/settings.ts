@@ -8,6 +8,7 @@ import {
   SETTINGS_VERSION,
   type Settings,
 } from '../../lib/settings';
+import type { NameSettings } from '../../lib/settings/names';
 
 // No fallback value: a missing item is made into the defaults by normalizeSettings when read (its
 // profile's name is in the browser's language, which a value fixed at load time could not be).
@@ -20,8 +21,18 @@ export async function loadSettings(): Promise<Settings> {
   return normalizeSettings(await settingsItem.getValue());
 }
 
+/**
+ * Saves the servers part of the settings. The BIP 353 part has its own editor (saveNameSettings),
+ * so what `s` carries of it (loaded when a page opened) is left for the stored one.
+ */
 export async function saveSettings(s: Settings): Promise<void> {
-  await settingsItem.setValue(normalizeSettings(s));
+  const { names } = await loadSettings();
+  await settingsItem.setValue(normalizeSettings({ ...s, ...(names ? { names } : {}) }));
+}
+
+/** Saves the BIP 353 part of the settings, the rest as stored. */
+export async function saveNameSettings(names: NameSettings): Promise<void> {
+  await settingsItem.setValue(normalizeSettings({ ...(await loadSettings()), names }));
 }
 
 export async function loadActiveProfile(): Promise<Profile> {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkPaymentText, checkRead } from '../../lib/payments/check';
 import { PaymentError } from '../../lib/payments/errors';
+import { paymentFormOf } from '../../lib/payments/forms';
 import { sourceFromText, sourceOf } from '../../lib/payments/page-input';
 import { readPayment } from '../../lib/payments/read';
 
@@ -39,6 +40,37 @@ describe('readPayment', () => {
     expect(sourceOf(address)).toEqual({ kind: 'offline', text: 'al!ce@shop.example' });
   });
 
+  it('reads a ₿name once, and a plain user@domain with the BIP 353 name it also is', () => {
+    expect(paymentFormOf('₿alice@shop.example')).toBe('bip353');
+    const named = readPayment(' ₿Alice@Shop.example ');
+    const name = { user: 'alice', domain: 'shop.example', display: '₿alice@shop.example' };
+    expect(named).toMatchObject({ form: 'bip353', text: '₿Alice@Shop.example', name });
+    expect(readPayment('alice@shop.example')).toMatchObject({ form: 'lnurl', name });
+    // A lightning: link names a Lightning Address only; an LNURL is no name.
+    expect(readPayment('lightning:alice@shop.example')).not.toHaveProperty('name');
+    expect(sourceOf(named, 'https://page.example/')).toMatchObject({
+      kind: 'name',
+      text: '₿Alice@Shop.example',
+      name,
+      pageUrl: 'https://page.example/',
+    });
+    expect(checkRead(named, NOW)).toMatchObject({ kind: 'bip353', verdict: 'unsigned', payee: name.display });
+  });
+
+  it('a ₿name BIP 353 does not allow comes back refused: invalid when judged, its reason on the page', () => {
+    const read = readPayment('₿al!ce@shop.example');
+    expect(read).toMatchObject({ form: 'bip353' });
+    expect('unreadable' in read && read.unreadable.code).toBe('bad-input');
+    expect(checkRead(read, NOW)).toMatchObject({
+      kind: 'bip353',
+      verdict: 'invalid',
+      reasons: [
+        '“al!ce@shop.example” is not a BIP 353 name: it should read user@domain, with letters, digits, “-”, “_” and dots.',
+      ],
+    });
+    expect(() => sourceOf(read)).toThrow(/“al!ce@shop.example” is not a BIP 353 name/);
+  });
+
   it('refuses text of no form with a sentence, before anything else reads it', () => {
     for (const text of ['', 'hello', 'ftp://x.example/', 'http://', `bitcoin:${'a'.repeat(9000)}`]) {
       expect(() => readPayment(text), text).toThrow(PaymentError);
@@ -53,6 +85,8 @@ describe('readPayment', () => {
       'lightning:lnbc1pvjluez',
       'LNURL1DP68GURN8GHJ7UM9WFMXJCM99E3K7MF0V9CXJ0M385EKVCENXC6R2C35XVUKXEFCV5MKVV34X5EKZD3EV56NYD3HXQURZEPEXEJXXEPNXSCRVWFNV9NXZCN9XQ6XYEFHVGCXXCMYXYMNSERXFQ5FNS',
       'https://shop.example/pay/1',
+      '₿alice@shop.example',
+      'alice@shop.example',
     ]) {
       expect(sourceFromText(text)).toEqual(sourceOf(readPayment(text)));
       expect(checkPaymentText(text, NOW)).toEqual(checkRead(readPayment(text), NOW));
