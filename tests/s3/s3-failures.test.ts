@@ -164,7 +164,9 @@ describe('a frozen store (answers nothing)', () => {
   });
 
   it('a download that stops coming fails with "stopped sending"; a slow reader does not', async () => {
-    const storage = storeOnGateway({ readIdleTimeoutMs: 1500 });
+    // Idle limits of seconds, not of a few hundred ms: a gateway on a machine with both cores busy can
+    // take that long to send the first bytes (a CI run under stress-ng failed at 1.5 s / 300 ms).
+    const storage = storeOnGateway({ readIdleTimeoutMs: 5000 });
     const size = 64 * MiB;
     const source = patternStream(size, 13);
     await storage.blobs.put('download1', source.stream);
@@ -186,14 +188,15 @@ describe('a frozen store (answers nothing)', () => {
     }
 
     // A reader that pauses longer than the idle limit is its own business: the download goes on.
-    const patient = openS3Storage({ ...storage.settings, readIdleTimeoutMs: 300 });
+    const idleMs = 2000;
+    const patient = openS3Storage({ ...storage.settings, readIdleTimeoutMs: idleMs });
     opened.push(patient);
     const slow = await patient.blobs.get('download1');
     if (slow.readableLength === 0) await new Promise((resolve) => slow.once('readable', resolve));
     const first = slow.read() as Buffer | null;
     expect(first).not.toBeNull();
-    // The scenario itself: a reader busy elsewhere for five idle limits.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The scenario itself: a reader busy elsewhere for two and a half idle limits.
+    await new Promise((resolve) => setTimeout(resolve, 2.5 * idleMs));
     const rest = await sha256Of(slow);
     expect(rest.size + first!.length).toBe(size);
   });

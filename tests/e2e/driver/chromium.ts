@@ -34,6 +34,7 @@ import {
   type MenuEntry,
   type Target,
 } from './driver';
+import { TestFiles } from './test-files';
 
 declare const chrome: any;
 
@@ -63,7 +64,10 @@ function locate(scope: Page | Locator, t: Target): Locator {
 }
 
 export class ChromiumPage implements DriverPage {
-  constructor(readonly page: Page) {}
+  constructor(
+    readonly page: Page,
+    private readonly files = new TestFiles(),
+  ) {}
 
   locator(t: Target): Locator {
     return locate(this.page, t);
@@ -111,11 +115,17 @@ export class ChromiumPage implements DriverPage {
   async selectOption(t: Target, value: string) {
     await this.locator(t).selectOption(value);
   }
+  /**
+   * Files go through disk as in Firefox; only a spec that names its type is sent through the protocol
+   * (from disk, Chromium takes the type from the name).
+   */
   setInputFiles(t: Target, files: FileSpec | FileSpec[] | string) {
-    const spec = (f: FileSpec) => ({ mimeType: 'application/octet-stream', ...f });
-    return this.locator(t).setInputFiles(
-      typeof files === 'string' ? files : Array.isArray(files) ? files.map(spec) : spec(files),
-    );
+    const specs = typeof files === 'string' ? [] : Array.isArray(files) ? files : [files];
+    if (specs.some((f) => f.mimeType)) {
+      const spec = (f: FileSpec) => ({ mimeType: 'application/octet-stream', ...f });
+      return this.locator(t).setInputFiles(specs.map(spec));
+    }
+    return this.locator(t).setInputFiles(this.files.paths(files));
   }
   async text(t: Target) {
     return (await this.locator(t).textContent()) ?? '';
@@ -205,12 +215,14 @@ export class ChromiumDriver implements Driver {
   private dialogsSeen = 0;
   /** Every download any tab started, for downloadedFiles to wait for. */
   private readonly downloads: Download[] = [];
+  private readonly files: TestFiles;
 
   private constructor(
     /** The launched browser, for what only Chromium has (its service worker, CDP). */
     readonly browser: ExtensionBrowser,
     private readonly allowed: Set<string>,
   ) {
+    this.files = new TestFiles(browser.profileDir);
     browser.ctx.on('dialog', (dialog) => {
       this.dialogsSeen++;
       dialog.dismiss().catch(() => {});
@@ -244,21 +256,21 @@ export class ChromiumDriver implements Driver {
     return this.browser.url(path);
   }
   async open(path: string) {
-    return new ChromiumPage(await this.browser.open(path));
+    return new ChromiumPage(await this.browser.open(path), this.files);
   }
   welcomePage() {
     if (!this.browser.welcome) throw new Error('The welcome page was not kept: launch with keepWelcome.');
-    return new ChromiumPage(this.browser.welcome);
+    return new ChromiumPage(this.browser.welcome, this.files);
   }
   async openUrl(url: string) {
     const page = await this.browser.ctx.newPage();
     await page.goto(url);
-    return new ChromiumPage(page);
+    return new ChromiumPage(page, this.files);
   }
   async waitForNewPage(action: () => Promise<unknown>) {
     const [page] = await Promise.all([this.browser.ctx.waitForEvent('page'), action()]);
     await page.waitForLoadState();
-    return new ChromiumPage(page);
+    return new ChromiumPage(page, this.files);
   }
   setSettings(settings: Settings) {
     return this.browser.setSettings(settings);

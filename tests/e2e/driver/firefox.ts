@@ -22,6 +22,7 @@ import {
   type MenuEntry,
   type Target,
 } from './driver';
+import { TestFiles } from './test-files';
 
 const SCREENSHOTS = resolve('test-results/screenshots');
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
@@ -229,10 +230,7 @@ export class FirefoxPage implements DriverPage {
 
   /** Files are written to disk first, so Firefox reads them from there as from a file picker. */
   setInputFiles(t: Target, files: FileSpec | FileSpec[] | string): Promise<void> {
-    const paths =
-      typeof files === 'string'
-        ? [files]
-        : (Array.isArray(files) ? files : [files]).map((f) => this.d.writeTempFile(f.name, f.buffer));
+    const paths = this.d.files.paths(files);
     return this.in(async (m) => {
       const el = await this.element(m, t);
       await m.send('WebDriver:ElementSendKeys', { id: el[ELEMENT], text: paths.join('\n') });
@@ -359,9 +357,13 @@ export class FirefoxDriver implements Driver {
   readonly name = 'firefox' as const;
   static readonly can = { pasteFiles: false };
   readonly can = FirefoxDriver.can;
-  private files = 0;
+  private downloadsSeen = 0;
+  /** What tests give the pages, written in the profile. */
+  readonly files: TestFiles;
 
-  private constructor(readonly fx: FirefoxBrowser) {}
+  private constructor(readonly fx: FirefoxBrowser) {
+    this.files = new TestFiles(fx.profile);
+  }
 
   static async launch(options: LaunchOptions = {}): Promise<FirefoxDriver> {
     const fx = await launchFirefox({ extension: !options.plain, keepWelcome: options.keepWelcome });
@@ -540,7 +542,7 @@ export class FirefoxDriver implements Driver {
    * rename a second photo.bin to photo(1).bin).
    */
   async download(_page: DriverPage, action: () => Promise<unknown>, timeout = 60_000) {
-    const dir = join(this.fx.profile, 'downloads', String(++this.files));
+    const dir = join(this.fx.profile, 'downloads', String(++this.downloadsSeen));
     mkdirSync(dir, { recursive: true });
     await this.fx.chrome((path: string) => {
       (globalThis as any).Services.prefs.setStringPref('browser.download.dir', path);
@@ -609,14 +611,6 @@ export class FirefoxDriver implements Driver {
       (id: number) => (globalThis as any).browser.browserAction.getBadgeText({ tabId: id }),
       tabId,
     );
-  }
-
-  writeTempFile(name: string, bytes: Buffer): string {
-    const dir = join(this.fx.profile, 'test-files', String(++this.files));
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, name);
-    writeFileSync(path, bytes);
-    return path;
   }
 
   /** Evaluates in Firefox's own (chrome) context: for what only Firefox has. */
