@@ -12,6 +12,7 @@ import { eceRow } from './row-ece';
 import { firefoxMemoryRow } from './row-firefox-memory';
 import { historyRow } from './row-history';
 import { linkRow } from './row-link';
+import { type FloodRound, loginsRow } from './row-logins';
 import { paymentsRow } from './row-payments';
 import { recipientRow } from './row-recipient';
 import { s3Row } from './row-s3';
@@ -32,7 +33,7 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–l; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–n; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
@@ -625,6 +626,43 @@ async function rowJ(extDir: string): Promise<void> {
   }
 }
 
+async function rowN(tmp: string): Promise<void> {
+  log('n: /_hushdrop/health while 200 wrong tokens are checked, vs idle (product server, disk store)');
+  const n = await loginsRow(tmp, REPS);
+  const all = (rounds: FloodRound[]) => rounds.flatMap((r) => r.health);
+  const counts = (rounds: FloodRound[]) => {
+    const sum: Record<number, number> = {};
+    for (const r of rounds)
+      for (const [s, c] of Object.entries(r.statuses)) sum[Number(s)] = (sum[Number(s)] ?? 0) + c;
+    return Object.entries(sum)
+      .map(([s, c]) => `${c}×${s}`)
+      .join(' ');
+  };
+  log(`  health ms idle: ${ms(n.idle)}`);
+  for (const [name, rounds] of [
+    ['one address', n.oneAddress],
+    ['200 addresses', n.manyAddresses],
+  ] as const)
+    log(
+      `  ${name}: health ms ${rounds.map((r) => ms(r.health)).join(' | ')}; flood answered in ${ms(rounds.map((r) => r.floodMs))} ms; ${counts(rounds)}`,
+    );
+  const idle = median(n.idle);
+  for (const [id, what, rounds] of [
+    ['n1', 'health while 200 wrong tokens from one address are checked vs idle, time', n.oneAddress],
+    ['n2', 'health while 200 wrong tokens from 200 addresses are checked vs idle, time', n.manyAddresses],
+  ] as const) {
+    const flooded = median(all(rounds));
+    add(
+      id,
+      what,
+      flooded / idle,
+      'median < 100 ms under the flood',
+      () => flooded < 100,
+      `${fmt(flooded, 1)} vs ${fmt(idle, 1)} ms (${all(rounds).length} samples; slowest ${fmt(Math.max(...all(rounds)), 1)} ms; flood: ${counts(rounds)})`,
+    );
+  }
+}
+
 function printHeader(): void {
   console.log(
     `\nHushdrop bench, ${new Date().toISOString()}, ${REPS} repetitions, medians; upload size ${UPLOAD_BYTES / GIB} GiB${BIG ? '; row g: 4 GiB' : ''}\n`,
@@ -658,6 +696,7 @@ async function main(): Promise<void> {
     if (BIG !== 'only' && wanted('k')) await rowK(tmp);
     if (BIG !== 'only' && wanted('l')) await rowL(extDir, tmp);
     if (BIG !== 'only' && wanted('m')) await rowM(tmp, server);
+    if (BIG !== 'only' && wanted('n')) await rowN(tmp);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

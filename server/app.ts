@@ -20,6 +20,7 @@ import type { Exchange, MountedRoutes } from './exchange';
 import type { AccessLog } from './http/access-log';
 import { closeAfterReply, drain, hasBody, readSmallBody } from './http/body';
 import { clientAddress, forwardedOrigin } from './http/client';
+import { cutReason, cutRequest } from './http/cut';
 import {
   directReply,
   escapeHtml,
@@ -36,6 +37,7 @@ import type { Metrics } from './metrics';
 import { recipientRoutes } from './recipient-mount';
 import { describeRoute, type Route, route } from './router';
 import { isStorageError } from './storage/errors';
+import type { NoRoom } from './storage/room';
 import type { Variant } from './uploads/record';
 
 export type { Exchange, MountedRoutes };
@@ -64,6 +66,8 @@ export interface AppDeps {
   stopping: () => boolean;
   /** Whether the store answers (health). */
   checkStorage: () => Promise<void>;
+  /** Since when and why the store has had no room for uploads, or null (health). */
+  storageFull: () => NoRoom | null;
 }
 
 export interface App {
@@ -72,6 +76,13 @@ export interface App {
   setListeningOrigin(origin: string): void;
   /** The links for requests that do not come through a trusted proxy. */
   defaultLinks(): Links;
+}
+
+/** How the access log says a request ended early: why the server cut it, or only that it was cut. */
+function cutOf(req: IncomingMessage, res: ServerResponse): { cut?: string | true } {
+  const reason = cutReason(req);
+  if (reason) return { cut: reason };
+  return res.writableFinished ? {} : { cut: true };
 }
 
 function linksFrom(settings: ServerSettings, origin: string): Links {
@@ -165,10 +176,21 @@ export function createApp(deps: AppDeps): App {
       return replyJson(reply, 503, { status: 'stopping' }, { 'Cache-Control': 'no-store' });
     try {
       await deps.checkStorage();
-      replyJson(reply, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
     } catch {
-      replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
+      return replyJson(reply, 503, { status: 'storage unavailable' }, { 'Cache-Control': 'no-store' });
     }
+    const full = deps.storageFull();
+    if (full)
+      return replyJson(
+        reply,
+        503,
+        {
+          status: 'storage full',
+          message: `Since ${new Date(full.since).toISOString()} uploads that do not fit are refused (507): ${full.message} Downloads go on.`,
+        },
+        { 'Cache-Control': 'no-store' },
+      );
+    replyJson(reply, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
   }
 
   async function serveMetrics(req: IncomingMessage, reply: Reply): Promise<void> {
@@ -204,10 +226,11 @@ export function createApp(deps: AppDeps): App {
         address,
         method,
         what: describeRoute(target),
-        status: res.statusCode,
+        // A request cut before anything was answered has no status: never the 200 Node starts with.
+        status: res.headersSent ? res.statusCode : null,
         bytes: req.socket.bytesWritten - writtenBefore,
         ms: Date.now() - started,
-        ...(res.writableFinished ? {} : { cut: true }),
+        ...cutOf(req, res),
       });
     });
 
@@ -215,16 +238,11 @@ export function createApp(deps: AppDeps): App {
       req,
       res,
       { windowMs: settings.timeouts.slowClientMs, minBytes: settings.timeouts.slowClientMinBytes },
-      () => {
-        if (!res.headersSent) {
-          res.setHeader('Connection', 'close');
-          replyAppError(directReply(res), 'The request was too slow and has been cut off.', 408);
-        }
-        // The request itself too: once answered, Node no longer ends it when its socket goes, and its
-        // reader (an upload being stored) would wait for the rest of the body forever.
-        req.destroy();
-        req.socket.destroy();
-      },
+      () =>
+        cutRequest(req, res, 'slow-client', {
+          status: 408,
+          message: 'The request was too slow and has been cut off.',
+        }),
     );
 
     const body = seams?.tapBody ? seams.tapBody(req) : req;

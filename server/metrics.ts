@@ -96,8 +96,8 @@ export class Metrics {
   /** One answered request, as the access log sees it. */
   observeRequest(entry: AccessEntry): void {
     const route = entry.what.replace(/-(legacy|current)$/, '');
-    this.durations.observe({ route, status: String(entry.status) }, entry.ms / 1000);
-    const reason = REFUSALS[entry.status];
+    this.durations.observe({ route, status: String(entry.status ?? '-') }, entry.ms / 1000);
+    const reason = entry.status === null ? undefined : REFUSALS[entry.status];
     if (reason) this.refusals.inc({ reason });
     if (entry.cut) this.cut.inc();
     const parts = PARTS_EVENTS[route];

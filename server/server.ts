@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { Accounts } from './accounts/accounts';
+import { LoginGuard } from './accounts/login-guard';
 import { type AdminEndpoint, startAdmin } from './admin';
 import type { ApiContext } from './api/context';
 import type { Links } from './api/upload';
@@ -14,13 +15,16 @@ import { checkPartBytes } from './config/load';
 import type { ServerSettings } from './config/settings';
 import { type AccessEntry, type AccessLog, openAccessLog } from './http/access-log';
 import { proxyList } from './http/client';
+import { describeFailure } from './http/failure-log';
 import { directReply, replyHtml } from './http/responses';
 import { createTlsServer, type TlsCredentials } from './http/tls';
+import { ByteQuotas } from './limits/byte-quotas';
 import { Limits } from './limits/limits';
 import { Metrics } from './metrics';
 import { describeRoute, route } from './router';
 import { fsReason, StartError } from './start-error';
 import { openDiskStorage } from './storage/disk';
+import { StorageRoom, watchRoom } from './storage/room';
 import { openS3Storage } from './storage/s3';
 import type { Storage } from './storage/types';
 import { type Sweeper, type SweepReport, startSweeper } from './uploads/sweeper';
@@ -69,7 +73,11 @@ export async function startServer(
   // Before anything is opened: settings written in code have not been through the config file's checks.
   checkPartBytes(settings.parts.partBytes);
   const now = options.now ?? Date.now;
-  const accounts = new Accounts(settings.accounts, settings.accountsFile);
+  const accounts = new Accounts(
+    settings.accounts,
+    settings.accountsFile,
+    new LoginGuard(settings.limits, now),
+  );
   await accounts.init();
   const proxies = settings.trustedProxies.length > 0 ? proxyList(settings.trustedProxies) : null;
   const tls = options.tlsCredentials ?? (settings.tls ? await readTls(settings.tls) : undefined);
@@ -78,16 +86,27 @@ export async function startServer(
   const accessLog = openAccessLog(settings.accessLog);
   const metrics = settings.metrics ? new Metrics() : undefined;
   // Opening S3 does not contact the store: the server starts while it is down and answers 503 until it is back.
+  // A write refused for lack of room is logged and shown in health until one fits again.
+  const room = new StorageRoom();
   let storage: Storage;
   try {
     const opened = settings.s3 ? openS3Storage(settings.s3) : await openDiskStorage(settings.dataDir);
+    // Watched on the store's own objects before the metrics wrap them, so each call is counted once.
+    watchRoom(opened, room);
     storage = metrics ? metrics.instrument(opened) : opened;
   } catch (err) {
     await accessLog.close();
     throw err;
   }
   const uploads = new Uploads(storage, now, settings.parts);
-  const ctx: ApiContext = { settings, uploads, accounts, limits: new Limits(settings.limits), now };
+  const ctx: ApiContext = {
+    settings,
+    uploads,
+    accounts,
+    limits: new Limits(settings.limits),
+    quotas: new ByteQuotas(storage.records, settings.limits, now),
+    now,
+  };
   let stopping = false;
   const app = createApp({
     ctx,
@@ -97,18 +116,20 @@ export async function startServer(
     seams: options.seams,
     stopping: () => stopping,
     checkStorage: () => storage.check(),
+    storageFull: () => room.full,
   });
 
   // Each request in progress, by what names it in a log line.
   const inFlight = new Map<Promise<void>, string>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // Named by its route as in the access log, never by its URL (a deletion key is in the path).
+    const named = `${req.method} ${describeRoute(route(req.method ?? 'GET', req.url ?? '/'))}`;
     const handled = app.handle(req, res).catch((err: unknown) => {
-      console.error('hushdrop server: request failed', err);
+      console.error(`hushdrop server: ${named} failed: ${describeFailure(err)}`);
       if (!res.headersSent) replyHtml(directReply(res), 500, 'Error', '<h1>500 — Internal Server Error</h1>');
       else res.destroy();
     });
-    // Named by its route as in the access log, never by its URL (a deletion key is in the path).
-    inFlight.set(handled, `${req.method} ${describeRoute(route(req.method ?? 'GET', req.url ?? '/'))}`);
+    inFlight.set(handled, named);
     void handled.finally(() => inFlight.delete(handled));
   };
 
@@ -118,7 +139,13 @@ export async function startServer(
   let closeIdle: () => void = () => {};
   if (tls) {
     try {
-      ({ server, closeConnections } = createTlsServer(tls, tls.http2, timeouts, onRequest));
+      ({ server, closeConnections } = createTlsServer(
+        tls,
+        tls.http2,
+        timeouts,
+        settings.maxConcurrentStreams,
+        onRequest,
+      ));
     } catch (err) {
       await storage.close();
       await accessLog.close();
@@ -164,7 +191,8 @@ export async function startServer(
     intervalMs: settings.sweepIntervalMs,
     orphanAgeMs: settings.orphanAgeMs,
     onSweep(report) {
-      if (report.error) console.error('hushdrop server: sweeping expired uploads failed', report.error);
+      if (report.error)
+        console.error(`hushdrop server: sweeping expired uploads failed: ${describeFailure(report.error)}`);
       metrics?.observeSweep(report);
       options.onSweep?.(report);
     },

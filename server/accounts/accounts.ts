@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Admission } from '../limits/admission';
+import type { LoginGuard } from './login-guard';
 import { checkTokenHash, hashToken, newToken, verifyToken } from './tokens';
 
 export interface AccountEntry {
@@ -72,6 +74,12 @@ export async function writeAccountsFile(path: string, accounts: AccountEntry[]):
 // Checked against for unknown usernames, so a wrong name takes as long as a wrong token.
 let decoyHash: Promise<string> | undefined;
 
+/** A token check: the account, a wrong username or token, or refused before any hashing (too many failures). */
+export type Verified =
+  | { ok: true; username: string }
+  | { ok: false; why: 'wrong' }
+  | { ok: false; why: 'limited'; refusal: Admission & { ok: false } };
+
 export class Accounts {
   private fromFile: AccountEntry[] = [];
   private fileStamp = '';
@@ -80,6 +88,8 @@ export class Accounts {
   constructor(
     private readonly configured: readonly AccountEntry[],
     private readonly file: string | undefined,
+    /** Limits failed logins and the hashing they cost (none: every check hashes at once). */
+    private readonly guard?: LoginGuard,
   ) {
     checkEntries(configured, 'The config');
   }
@@ -105,20 +115,39 @@ export class Accounts {
     return this.configured.length + this.fromFile.length;
   }
 
-  /** The username when `token` is that account's token, else null. */
-  async verify(username: string, token: string): Promise<string | null> {
+  /**
+   * Whether `token` is `username`'s token, asked from `address`. A token verified before answers at once,
+   * whatever strangers send; any other check counts as a failure until it succeeds, and is refused before
+   * hashing while the failed logins of the address or the username are used up (login-guard.ts).
+   */
+  async verify(username: string, token: string, address: string): Promise<Verified> {
     await this.refresh();
     const cacheKey = createHash('sha256').update(`${username}\0${token}`).digest('base64');
-    if (this.verified.get(cacheKey) === username) return username;
+    if (this.verified.get(cacheKey) === username) return { ok: true, username };
+    const admitted = this.guard?.admit(address, username);
+    if (admitted && !admitted.ok) return { ok: false, why: 'limited', refusal: admitted };
+    const check = admitted?.check;
+    let succeeded = false;
+    try {
+      const hash = () => this.hashMatches(username, token);
+      succeeded = await (check ? check.run(hash) : hash());
+    } finally {
+      check?.end(succeeded);
+    }
+    if (!succeeded) return { ok: false, why: 'wrong' };
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+    this.verified.set(cacheKey, username);
+    return { ok: true, username };
+  }
+
+  /** scrypt of `token` against the account's hash (against a decoy for an unknown name: as slow). */
+  private async hashMatches(username: string, token: string): Promise<boolean> {
     const entry = [...this.configured, ...this.fromFile].find((a) => a.username === username);
     if (!entry) {
       decoyHash ??= hashToken(newToken());
       await verifyToken(token, await decoyHash);
-      return null;
+      return false;
     }
-    if (!(await verifyToken(token, entry.tokenHash))) return null;
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
-    this.verified.set(cacheKey, username);
-    return username;
+    return verifyToken(token, entry.tokenHash);
   }
 }

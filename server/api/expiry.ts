@@ -43,6 +43,15 @@ function lookup(table: Record<string, ExpiryUnit>, value: string | undefined): E
   return name !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
+const UNITS = new Set<unknown>(Object.values(SEED_UNITS));
+
+/** An expiry request as stored (a session of an upload in parts keeps it), or null when not of that shape. */
+export function parseExpiryRequest(json: unknown): ExpiryRequest | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const { unit, length } = json as Record<string, unknown>;
+  return UNITS.has(unit) && Number.isSafeInteger(length) ? (json as ExpiryRequest) : null;
+}
+
 export function bindExpiry(fields: FieldMap): ExpiryRequest {
   const realUnit = lookup(REAL_UNITS, fields.get('expirationunit'));
   const seedUnit = lookup(SEED_UNITS, fields.get('expireunit'));

@@ -41,6 +41,28 @@ export interface UploadParams {
   linkFormat: string | undefined;
 }
 
+const isBool = (v: unknown) => typeof v === 'boolean';
+const isOptionalText = (v: unknown) => v === undefined || typeof v === 'string';
+const isPositive = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+
+/** Bound parameters as stored (a session of an upload in parts keeps them), or null when not of that shape. */
+export function parseUploadParams(json: unknown): UploadParams | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const p = json as Partial<Record<keyof UploadParams, unknown>>;
+  const ok =
+    isBool(p.encrypt) &&
+    isBool(p.saveKey) &&
+    isOptionalText(p.key) &&
+    isOptionalText(p.iv) &&
+    isPositive(p.keySize) &&
+    isPositive(p.blockSize) &&
+    isBool(p.genDeletionKey) &&
+    isBool(p.doNotTrack) &&
+    isOptionalText(p.contentType) &&
+    isOptionalText(p.linkFormat);
+  return ok ? (p as UploadParams) : null;
+}
+
 export function bindUploadParams(fields: FieldMap): UploadParams {
   const keySize = bindInt(fields, 'keySize');
   const blockSize = bindInt(fields, 'blockSize');
@@ -58,11 +80,14 @@ export function bindUploadParams(fields: FieldMap): UploadParams {
   };
 }
 
+/** Longest extension a public name keeps: with the 5-character name it stays far inside a record key's 200. */
+export const MAX_EXTENSION_CHARS = 64;
+
 /**
  * Extension of the part's file name, as Teknik appended it to public names: the last dot segment with its
  * dot, `.gz` kept with the segment before it (`.tar.gz`), nothing for dot-less names or dot-files. Anything
  * after `#` or `?` is dropped. Extensions with characters that would need escaping in a URL are dropped too,
- * so public links stay plain.
+ * so public links stay plain, and so are extensions longer than MAX_EXTENSION_CHARS.
  */
 export function fileExtension(fileName: string): string {
   const base = fileName.split(/[#?]/)[0].split(/[\\/]/).pop() ?? '';
@@ -71,5 +96,5 @@ export function fileExtension(fileName: string): string {
   let ext = `.${segments[segments.length - 1]}`;
   const before = segments[segments.length - 2];
   if (ext.toLowerCase() === '.gz' && segments.length >= 3 && before !== '') ext = `.${before}${ext}`;
-  return /^(\.[A-Za-z0-9_-]+)+$/.test(ext) ? ext : '';
+  return ext.length <= MAX_EXTENSION_CHARS && /^(\.[A-Za-z0-9_-]+)+$/.test(ext) ? ext : '';
 }

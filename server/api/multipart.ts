@@ -56,6 +56,11 @@ export const FORM_OVERHEAD_ALLOWANCE = 64 * 1024;
 const PARSER_QUEUE_BYTES = 4 * 1024 * 1024;
 /** Form limits: the API's fields are short (a key is 32 characters); a form that needs more is not one. */
 const FORM_LIMITS = { fieldSize: 16 * 1024, fields: 64, fieldNameSize: 200, parts: 100, headerPairs: 20 };
+/**
+ * Bytes of all the fields' names and values together, for the one-request upload and a Start alike: what a
+ * session record keeps of them stays small, and no form costs the server more than this to bind.
+ */
+export const FIELDS_TOTAL_BYTES = 64 * 1024;
 
 class TooLargeError extends Error {}
 
@@ -131,9 +136,15 @@ export function receiveUpload<T>(
       formProblem ??= sentence;
     };
 
+    let fieldBytes = 0;
     bb.on('field', (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated) {
         broken(`The form field "${name.slice(0, 40)}" is too long (at most ${FORM_LIMITS.fieldSize} bytes).`);
+        return;
+      }
+      fieldBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (fieldBytes > FIELDS_TOTAL_BYTES) {
+        broken(`The form's fields are too long together (at most ${FIELDS_TOTAL_BYTES / 1024} KiB in all).`);
         return;
       }
       const key = name.toLowerCase();

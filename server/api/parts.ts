@@ -7,14 +7,22 @@
 import { Readable, Writable } from 'node:stream';
 import type { PartsStartAnswer } from '../../lib/upload/hushdrop-api';
 import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
-import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
+import { cutRequest } from '../http/cut';
+import {
+  bytesReadable,
+  type Reply,
+  replyAppError,
+  replyJson,
+  replyTooMany,
+  tooLargeMessage,
+} from '../http/responses';
+import type { Reservation } from '../limits/byte-quotas';
 import { isStorageError } from '../storage/errors';
 import { PartLengthError, PartsMissingError, partSize } from '../storage/types';
 import type { Variant } from '../uploads/record';
+import { bindForm } from './bound-form';
 import type { ApiContext } from './context';
-import type { FieldMap } from './fields';
-import { bindUploadParams } from './fields';
-import { receiveUpload } from './multipart';
+import { FIELDS_TOTAL_BYTES, receiveUpload } from './multipart';
 import {
   finishUpload,
   type Links,
@@ -25,8 +33,10 @@ import {
   whoUploads,
 } from './upload';
 
-/** A Start form holds fields only: this is far more than they need (each at most 16 KiB, 64 of them). */
-const START_FORM_LIMIT = 1024 * 1024;
+/** A Start form holds fields only: at most FIELDS_TOTAL_BYTES of them, and room for their part headers. */
+const START_FORM_LIMIT = 2 * FIELDS_TOTAL_BYTES;
+/** S3 takes at most this many parts in one multipart upload; a Start that needs more is refused. */
+export const MAX_PARTS = 10_000;
 /** A refused part is read this far past its size before the connection is cut. */
 const REFUSED_PART_SLACK = 1024 * 1024;
 const INDEX = /^(0|[1-9][0-9]{0,8})$/;
@@ -50,7 +60,7 @@ async function refuse(up: PartsRequest, cap: number, answer: () => void): Promis
 
 export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promise<void> {
   const { req, reply } = up;
-  const who = await whoUploads(ctx, up.variant, req);
+  const who = await whoUploads(ctx, up.variant, req, up.address);
   if (!who.ok) return refuse(up, START_FORM_LIMIT, () => who.answer(reply));
   const { username } = who;
 
@@ -58,9 +68,13 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   if (!small.ok) {
     if (small.why === 'gone') return;
     closeAfterReply(req, up.res, up.body);
-    return replyAppError(reply, 'The start of an upload in parts takes form fields only, no file.', 413);
+    return replyAppError(
+      reply,
+      `The start of an upload in parts takes form fields only (at most ${FIELDS_TOTAL_BYTES / 1024} KiB of them), no file.`,
+      413,
+    );
   }
-  const form = await receiveUpload<string>(Readable.from([small.bytes]), req.headers, {
+  const received = await receiveUpload<string>(Readable.from([small.bytes]), req.headers, {
     maxBytes: 0,
     // A file part is counted (and refused below), never kept.
     openFile: () => ({
@@ -69,14 +83,14 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
     }),
     discard: async () => {},
   });
-  if (form.formProblem) return replyAppError(reply, form.formProblem, 400);
-  if (form.fileBytes > 0 || form.malformed)
+  if (received.formProblem) return replyAppError(reply, received.formProblem, 400);
+  if (received.fileBytes > 0 || received.malformed)
     return replyAppError(
       reply,
       'The start of an upload in parts is a form with fields only; the file is sent afterwards, in parts.',
       400,
     );
-  const { fields } = form;
+  const { fields } = received;
 
   const totalText = fields.get('partstotal')?.trim() ?? '';
   if (!DECIMAL.test(totalText) || !Number.isSafeInteger(Number(totalText)))
@@ -88,7 +102,8 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   const totalBytes = Number(totalText);
   const fileName = fields.get('filename') ?? '';
   if (fileName === '') return replyAppError(reply, 'fileName (the original file name) is missing.', 400);
-  const params = bindUploadParams(fields);
+  const form = bindForm(fields);
+  const { params } = form;
   if (params.encrypt)
     return replyAppError(
       reply,
@@ -101,32 +116,48 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
   const now = ctx.now();
   const maxUpload = ctx.settings.maxUploadBytes ?? Number.POSITIVE_INFINITY;
   if (totalBytes > maxUpload) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
+  const { partBytes, sessionsPerAddress } = ctx.settings.parts;
+  const count = Math.ceil(totalBytes / partBytes);
+  if (count > MAX_PARTS)
+    return replyAppError(
+      reply,
+      `An upload in parts has at most ${MAX_PARTS.toLocaleString('en')} parts of ${bytesReadable(partBytes)}: at most ${bytesReadable(MAX_PARTS * partBytes)} in all.`,
+      413,
+    );
   const quota = ctx.limits.admitUpload(up.address, username, now);
   if (!quota.ok) return replyTooMany(reply, quota.message, quota.retryAfterMs);
-  const budget = ctx.limits.uploadBytesLeft(up.address, username, now);
-  if (totalBytes > budget.bytes) return replyTooMany(reply, budget.message, budget.retryAfterMs(totalBytes));
 
-  const { partBytes, sessionsPerAddress } = ctx.settings.parts;
+  let reservation: Reservation | undefined;
   try {
+    // The whole declared size is reserved now, before any part: sessions started at once (here or at
+    // another instance) cannot pass the quota together, and an abort or expiry does not give it back.
+    if (ctx.quotas.enabled) {
+      const reserved = await ctx.quotas.reserve(up.address, username, totalBytes);
+      if (!reserved.ok) return replyTooMany(reply, reserved.message, reserved.retryAfterMs);
+      reservation = reserved.reservation;
+    }
     const opened = await ctx.uploads.parts.open({
       blobId: ctx.uploads.newBlobId(),
-      count: Math.ceil(totalBytes / partBytes),
+      count,
       partBytes,
       totalBytes,
       address: up.address,
       ...(username !== undefined ? { username } : {}),
       variant: up.variant,
-      fields: Object.fromEntries(fields),
+      form,
       fileName,
       dntHeader: req.headers.dnt === '1',
       httpVersion: req.httpVersion,
     });
-    if (!opened.ok)
+    if (!opened.ok) {
+      // Never started: its bytes can never come, so they go back.
+      if (reservation) await ctx.quotas.release(reservation);
       return replyTooMany(
         reply,
         `Your address already has ${sessionsPerAddress} uploads in parts open; finish or abort one first.`,
         60_000,
       );
+    }
     const { session } = opened;
     replyJson(reply, 201, {
       id: session.id,
@@ -135,6 +166,7 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
       expiresAt: new Date(session.expiresAt).toISOString(),
     } satisfies PartsStartAnswer);
   } catch (err) {
+    if (reservation) await ctx.quotas.release(reservation).catch(() => {});
     if (isStorageError(err)) return replyStorageError(reply, err);
     throw err;
   }
@@ -156,7 +188,7 @@ async function sessionFor(
     return null;
   }
   if (found.value.username !== undefined) {
-    const who = await whoUploads(ctx, up.variant, up.req);
+    const who = await whoUploads(ctx, up.variant, up.req, up.address);
     if (!who.ok || who.username !== found.value.username) {
       await answer(() =>
         unauthorized(
@@ -170,7 +202,32 @@ async function sessionFor(
   return found;
 }
 
+/**
+ * PUT of one part. The whole request has `parts.partDeadlineMs`: a part not received whole by then is cut
+ * (408), whatever pace its client keeps, so that no part holds its session's write for long.
+ */
 export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: string, indexText: string) {
+  const deadlineMs = ctx.settings.parts.partDeadlineMs;
+  const deadline =
+    deadlineMs > 0
+      ? setTimeout(
+          () =>
+            cutRequest(up.req, up.res, 'part-deadline', {
+              status: 408,
+              message: `The part took longer than ${Math.round(deadlineMs / 1000)} seconds to arrive and has been cut off; send it again.`,
+            }),
+          deadlineMs,
+        )
+      : undefined;
+  deadline?.unref();
+  try {
+    await receivePart(ctx, up, id, indexText);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+async function receivePart(ctx: ApiContext, up: PartsRequest, id: string, indexText: string) {
   const { reply } = up;
   const partBytes = ctx.settings.parts.partBytes;
   const answer = (refusal: () => void) => refuse(up, partBytes + REFUSED_PART_SLACK, refusal);
@@ -204,6 +261,13 @@ export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: strin
         400,
       ),
     );
+  // An abort or the sweeper's expiry cuts this part rather than wait for its client.
+  const arrived = ctx.uploads.parts.arrivingPart(session.id, (why) =>
+    cutRequest(up.req, up.res, why, {
+      status: 404,
+      message: `This upload was ${why} while the part arrived; nothing of it was kept.`,
+    }),
+  );
   try {
     await ctx.uploads.storage.blobs.putPart(session.blobId, session.handle, session, index, up.body);
   } catch (err) {
@@ -211,9 +275,12 @@ export async function handlePartPut(ctx: ApiContext, up: PartsRequest, id: strin
       return answer(() => replyAppError(reply, `Part ${index}: ${err.message} Nothing of it was kept.`, 400));
     if (isStorageError(err, 'not-found')) return answer(() => unknownSession(reply));
     if (isStorageError(err)) return answer(() => replyStorageError(reply, err));
-    // The body broke off (the client went away): that index is simply absent, and no one is left to answer.
+    // The body broke off (the client went away, or it was cut): that index is simply absent, and no one
+    // is left to answer.
     if (up.req.destroyed || !up.req.complete) return;
     throw err;
+  } finally {
+    arrived();
   }
   reply(204, {}, Buffer.alloc(0));
 }
@@ -265,7 +332,7 @@ export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: str
     links,
     address: up.address,
     username: session.username,
-    fields: new Map(Object.entries(session.fields)) as FieldMap,
+    form: session.form,
     file: { blobId: session.blobId, size: session.totalBytes, filename: session.fileName, mimeType: '' },
     speculation: null,
     dntHeader: session.dntHeader,

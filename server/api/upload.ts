@@ -11,11 +11,13 @@ import { closeAfterReply, declaredLength, drain } from '../http/body';
 import { type Reply, replyAppError, replyJson, replyTooMany, tooLargeMessage } from '../http/responses';
 import { isStorageError, type StorageError } from '../storage/errors';
 import { isLinkFormat, type UploadRecord, type Variant } from '../uploads/record';
+import { type BoundForm, bindForm } from './bound-form';
 import { cipherProblem, ctrTransform } from './cipher';
 import type { ApiContext } from './context';
-import { bindExpiry, computeExpiry, isoWithOffset } from './expiry';
-import { bindUploadParams, type FieldMap, fileExtension } from './fields';
+import { computeExpiry, isoWithOffset } from './expiry';
+import { bindUploadParams, fileExtension, type UploadParams } from './fields';
 import { type FileSink, FORM_OVERHEAD_ALLOWANCE, receiveUpload } from './multipart';
+import { QuotaRefusal, quotaGate } from './quota-gate';
 
 /** Lengths of generated key, IV and deletion key (Teknik's config defaults: 256/8, 128/8, 24). */
 const KEY_CHARS = 32;
@@ -65,15 +67,27 @@ export type Uploader =
   | { ok: true; username: string | undefined }
   | { ok: false; answer: (reply: Reply) => void };
 
-/** The current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are required. */
-export async function whoUploads(ctx: ApiContext, variant: Variant, req: IncomingMessage): Promise<Uploader> {
+/**
+ * The current variant takes Basic auth; the legacy variant has none, so it is closed when accounts are
+ * required. `address` is the client's: failed logins are counted per address and per username.
+ */
+export async function whoUploads(
+  ctx: ApiContext,
+  variant: Variant,
+  req: IncomingMessage,
+  address: string,
+): Promise<Uploader> {
   if (variant === 'current') {
     const credentials = parseBasicAuth(req.headers.authorization);
     if (credentials.kind === 'bad') return { ok: false, answer: (reply) => unauthorized(reply) };
     if (credentials.kind === 'credentials') {
-      const verified = await ctx.accounts.verify(credentials.username, credentials.token);
-      if (verified === null) return { ok: false, answer: (reply) => unauthorized(reply) };
-      return { ok: true, username: verified };
+      const verified = await ctx.accounts.verify(credentials.username, credentials.token, address);
+      if (verified.ok) return { ok: true, username: verified.username };
+      if (verified.why === 'limited') {
+        const { message, retryAfterMs } = verified.refusal;
+        return { ok: false, answer: (reply) => replyTooMany(reply, message, retryAfterMs) };
+      }
+      return { ok: false, answer: (reply) => unauthorized(reply) };
     }
     if (ctx.settings.requireAccount)
       return {
@@ -125,7 +139,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     answer();
   };
 
-  const who = await whoUploads(ctx, up.variant, req);
+  const who = await whoUploads(ctx, up.variant, req, up.address);
   if (!who.ok) return refuse(() => who.answer(reply));
   const { username } = who;
 
@@ -137,16 +151,20 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
   const declared = declaredLength(req);
   if (declared !== undefined && declared > maxUpload + FORM_OVERHEAD_ALLOWANCE)
     return refuse(() => replyAppError(reply, tooLargeMessage(maxUpload), 413));
-  const byteBudget = ctx.limits.uploadBytesLeft(up.address, username, now);
-  if (declared !== undefined && declared > byteBudget.bytes + FORM_OVERHEAD_ALLOWANCE)
-    return refuse(() => replyTooMany(reply, byteBudget.message, byteBudget.retryAfterMs(declared)));
+  const { quotas } = ctx;
+  if (quotas.enabled && declared !== undefined) {
+    // A declared size that cannot fit is refused before a byte is read; nothing is reserved yet.
+    const left = await quotas.check(up.address, username, Math.max(0, declared - FORM_OVERHEAD_ALLOWANCE));
+    if (!left.ok) return refuse(() => replyTooMany(reply, left.message, left.retryAfterMs));
+  }
 
   // Fields may come after the file part; the cipher starts with what is known when the file begins and
   // is corrected afterwards if later fields changed the picture (rare: clients send fields first).
   let speculation = null as Speculation | null;
+  let refusal: QuotaRefusal | undefined;
   const { blobs } = ctx.uploads.storage;
   const received = await receiveUpload<string>(body, req.headers, {
-    maxBytes: Math.min(maxUpload, byteBudget.bytes),
+    maxBytes: maxUpload,
     openFile(fieldsSoFar): FileSink<string> {
       const early = bindUploadParams(fieldsSoFar);
       let transform: Transform = new PassThrough();
@@ -159,15 +177,25 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
         }
       }
       const blobId = ctx.uploads.newBlobId();
-      return { input: transform, done: blobs.put(blobId, transform).then(() => blobId) };
+      const done = blobs.put(blobId, transform).then(() => blobId);
+      if (!quotas.enabled) return { input: transform, done };
+      // The file's bytes reach the cipher and the store only once the quotas took them.
+      const gate = quotaGate(async (bytes) => {
+        const reserved = await quotas.reserve(up.address, username, bytes);
+        return reserved.ok ? { ok: true } : reserved;
+      });
+      gate.once('error', (err) => {
+        if (err instanceof QuotaRefusal) refusal = err;
+        transform.destroy(err);
+      });
+      gate.pipe(transform);
+      return { input: gate, done };
     },
     discard: (blobId) => blobs.delete(blobId),
   });
   if (received.aborted) return;
-  if (received.tooLarge) {
-    if (received.fileBytes > maxUpload) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
-    return replyTooMany(reply, byteBudget.message, byteBudget.retryAfterMs(received.fileBytes));
-  }
+  if (received.tooLarge) return replyAppError(reply, tooLargeMessage(maxUpload), 413);
+  if (refusal) return replyTooMany(reply, refusal.admission.message, refusal.admission.retryAfterMs);
   if (isStorageError(received.storeError)) return replyStorageError(reply, received.storeError);
   if (received.storeError) throw received.storeError;
   if (received.formProblem) return replyAppError(reply, received.formProblem, 400);
@@ -180,7 +208,7 @@ export async function handleUpload(ctx: ApiContext, up: UploadRequest): Promise<
     links: up.links,
     address: up.address,
     username,
-    fields: received.fields,
+    form: bindForm(received.fields),
     file: { blobId: file.stored, size: file.size, filename: file.filename, mimeType: file.mimeType },
     speculation,
     dntHeader: req.headers.dnt === '1',
@@ -204,7 +232,7 @@ export interface FinishInput {
   links: Links;
   address: string;
   username: string | undefined;
-  fields: FieldMap;
+  form: BoundForm;
   file: ReceivedBytes;
   /** What the cipher was set up with while the bytes arrived (null: stored as sent). */
   speculation: Speculation | null;
@@ -213,7 +241,7 @@ export interface FinishInput {
 }
 
 /**
- * Makes stored bytes an upload: binds the form, checks it, records, charges the quota and answers, as
+ * Makes stored bytes an upload: checks the bound form, records and answers, as
  * every way in (one request, or parts) must do alike. Any failure removes the bytes.
  */
 export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise<void> {
@@ -221,7 +249,7 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
   const { blobs } = ctx.uploads.storage;
   let blobId = file.blobId;
   try {
-    const params = bindUploadParams(input.fields);
+    const { params } = input.form;
     const formatProblem = linkFormatProblem(params, file.size);
     if (formatProblem) {
       await blobs.delete(blobId);
@@ -248,7 +276,7 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
     const createdAt = ctx.now();
     const expiry =
       input.variant === 'legacy'
-        ? computeExpiry(bindExpiry(input.fields), createdAt)
+        ? computeExpiry(input.form.expiry, createdAt)
         : { maxDownloads: 0, expirationDate: null, expiresAt: null };
     // The server's own maximum age, when it has one, shortens whatever was asked for.
     const cap = ctx.settings.maxAgeMs > 0 ? createdAt + ctx.settings.maxAgeMs : null;
@@ -281,7 +309,6 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
       },
       fileExtension(file.filename),
     );
-    ctx.limits.chargeUpload(input.address, input.username, file.size, ctx.now());
 
     // The key travels in the fragment only when the server does not keep it (teknik.md §3.3, §4).
     const link = fileLink(input.links, input.variant, record.fileName);
@@ -315,10 +342,7 @@ const ECE1_MIN_BYTES = 21 + 17;
  * Why a `linkFormat` field cannot be taken, or undefined. An ece1 file is already encrypted by the
  * client, so the server may not encrypt it again or be handed a key, and it has at least a header.
  */
-export function linkFormatProblem(
-  params: ReturnType<typeof bindUploadParams>,
-  size: number,
-): string | undefined {
+export function linkFormatProblem(params: UploadParams, size: number): string | undefined {
   if (params.linkFormat === undefined) return undefined;
   if (!isLinkFormat(params.linkFormat))
     return `Unknown linkFormat "${params.linkFormat.slice(0, 40)}": this server knows ece1.`;
@@ -334,7 +358,11 @@ export interface Speculation {
   iv: string;
 }
 
-/** Stores the bytes of `blobId` re-encrypted from `from` (or plain) to `to` (or plain) as a new blob. */
+/**
+ * The bytes of `blobId` re-encrypted from `from` (or plain) to `to` (or plain): in place where the store
+ * can (disk: no room for a second copy is needed, so an upload fits whenever its size does), else as a new
+ * blob. Resolves with the blob that holds them.
+ */
 async function recipher(
   ctx: ApiContext,
   blobId: string,
@@ -344,6 +372,10 @@ async function recipher(
   const { blobs } = ctx.uploads.storage;
   const undo: Transform = from ? ctrTransform(from.key, from.iv) : new PassThrough();
   const redo: Transform = to ? ctrTransform(to.key, to.iv) : new PassThrough();
+  if (blobs.rewrite) {
+    await blobs.rewrite(blobId, [undo, redo]);
+    return blobId;
+  }
   const next = ctx.uploads.newBlobId();
   const source = await blobs.get(blobId);
   const converted = new PassThrough();
@@ -351,10 +383,11 @@ async function recipher(
     pipeline(source, undo, redo, converted),
     blobs.put(next, converted),
   ]);
-  const failed = outcomes.find((o) => o.status === 'rejected');
-  if (failed) {
+  const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+  if (failures.length > 0) {
     await blobs.delete(next);
-    throw failed.reason;
+    // The store's own failure (full, unavailable) says what to answer; the pipe's is only its echo.
+    throw failures.find((err) => isStorageError(err)) ?? failures[0];
   }
   await blobs.delete(blobId);
   return next;

@@ -170,6 +170,9 @@ const account = object({
   }),
 });
 
+/** Defaults the settings need even where the config file has no "tls" object. */
+export const TLS_DEFAULTS = { maxConcurrentStreams: 100 };
+
 export const configSchema = object({
   host: text()
     .default('127.0.0.1')
@@ -310,11 +313,28 @@ export const configSchema = object({
     uploadBytesPerDayPerAccount: count()
       .default(0)
       .meta(doc({ doc: 'bytes uploaded per account' })),
+    failedLoginsPerMinutePerAddress: count()
+      .default(10)
+      .meta(
+        doc({
+          doc: 'wrong tokens per address; counted before a token is hashed, and a token verified before is never held up by them',
+        }),
+      ),
+    failedLoginsPerMinutePerUsername: count()
+      .default(30)
+      .meta(doc({ doc: 'wrong tokens per username, from any address' })),
+    scryptConcurrency: count()
+      .default(1)
+      .meta(
+        doc({
+          doc: 'token checks (scrypt) at once, each on one of Node’s four I/O threads, which the disk needs too (`0` = no bound)',
+        }),
+      ),
   })
     .prefault({})
     .meta(
       doc({
-        doc: '`0` = none. Over a limit: 429 with `Retry-After` and a sentence. IPv6 addresses count by their /64. Counted per server process',
+        doc: '`0` = none. Over a limit: 429 with `Retry-After` and a sentence. IPv6 addresses count by their /64. **Shared or not:** the two daily byte quotas are kept in the store, so every instance on one store counts the same bytes (an upload reserves its bytes when it starts: a Start its declared size, a one-request upload its bytes as they arrive; an abort gives nothing back); requests, uploads an hour and failed logins are counted by each server process (with N instances, N times the amount: set request limits in the proxy, below)',
       }),
     ),
   expiry: object({
@@ -377,6 +397,13 @@ export const configSchema = object({
           doc: 'one more Start from an address with this many sessions open gets 429 (`0` = no limit; counted in the store, so across instances)',
         }),
       ),
+    partDeadlineSeconds: count(86400)
+      .default(600)
+      .meta(
+        doc({
+          doc: 'a part not received whole this many seconds after its request began is cut with 408, however steadily it comes (`0` = no deadline). An upload has at most 10,000 parts (S3’s limit): with 16 MiB parts, 156.25 GiB',
+        }),
+      ),
   })
     .prefault({})
     .meta(doc({ doc: 'uploads in parts' })),
@@ -421,6 +448,13 @@ export const configSchema = object({
     http2: flag()
       .default(true)
       .meta(doc({ doc: '`false`: HTTPS with HTTP/1.1 only' })),
+    maxConcurrentStreams: count(2 ** 31 - 1, 1, '{name} must be at least 1 (a connection needs one stream).')
+      .default(TLS_DEFAULTS.maxConcurrentStreams)
+      .meta(
+        doc({
+          doc: 'an HTTP/2 connection may have this many streams open at once (more are refused); the slow-client rule cuts each stream on its own',
+        }),
+      ),
   })
     .optional()
     .meta(doc({ doc: 'TLS' })),

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountEntry } from '../accounts/accounts';
 import type { S3Settings } from '../storage/s3-config';
-import { type ConfigFile, configSchema } from './schema';
+import { type ConfigFile, configSchema, TLS_DEFAULTS } from './schema';
 
 export interface ServerLimits {
   /** Requests per address per minute, on every route (0 = no limit). */
@@ -13,9 +13,14 @@ export interface ServerLimits {
   /** Uploads per hour (0 = no limit). */
   uploadsPerHourPerAddress: number;
   uploadsPerHourPerAccount: number;
-  /** Upload bytes per day (0 = no limit). */
+  /** Upload bytes per day (0 = no limit), kept in the store: shared by every instance on it. */
   uploadBytesPerDayPerAddress: number;
   uploadBytesPerDayPerAccount: number;
+  /** Failed logins (wrong Basic credentials) per minute, counted before any hashing (0 = no limit). */
+  failedLoginsPerMinutePerAddress: number;
+  failedLoginsPerMinutePerUsername: number;
+  /** Token checks (scrypt, on libuv's thread pool, which the disk needs too) at once (0 = no bound). */
+  scryptConcurrency: number;
 }
 
 export interface ServerTimeouts {
@@ -38,6 +43,11 @@ export interface PartsSettings {
   sessionLifetimeMs: number;
   /** Sessions one client address may have open at once; one more Start gets 429 (0 = no limit). */
   sessionsPerAddress: number;
+  /**
+   * A part not received whole this long after its request began is cut (408), however steadily its client
+   * sends (0 = no deadline): the slow-client rule alone lets a 16 MiB part take about 17 hours.
+   */
+  partDeadlineMs: number;
 }
 
 export const MIB = 1024 * 1024;
@@ -79,6 +89,8 @@ export interface ServerSettings {
   metrics?: { token: string };
   /** Certificate and key PEM files: the server speaks HTTPS itself (HTTP/2 and HTTP/1.1 unless http2 is false). */
   tls?: { certFile: string; keyFile: string; http2: boolean };
+  /** Streams an HTTP/2 connection may have open at once (more are refused). */
+  maxConcurrentStreams: number;
 }
 
 export const GIB = 1024 ** 3;
@@ -134,10 +146,12 @@ export function settingsFrom(c: ConfigFile, where: Resolved): ServerSettings {
       partBytes: c.parts.partSizeMiB * MIB,
       sessionLifetimeMs: Math.max(1, c.parts.sessionMinutes) * 60 * SECOND,
       sessionsPerAddress: c.parts.sessionsPerAddress,
+      partDeadlineMs: c.parts.partDeadlineSeconds * SECOND,
     },
     accessLog: where.accessLog ?? c.accessLog,
     ...(c.metrics?.token ? { metrics: { token: c.metrics.token } } : {}),
     ...(where.tls ? { tls: where.tls } : {}),
+    maxConcurrentStreams: c.tls?.maxConcurrentStreams ?? TLS_DEFAULTS.maxConcurrentStreams,
   };
 }
 
@@ -153,4 +167,7 @@ export const NO_LIMITS: ServerLimits = {
   uploadsPerHourPerAccount: 0,
   uploadBytesPerDayPerAddress: 0,
   uploadBytesPerDayPerAccount: 0,
+  failedLoginsPerMinutePerAddress: 0,
+  failedLoginsPerMinutePerUsername: 0,
+  scryptConcurrency: 0,
 };

@@ -12,12 +12,16 @@ export interface AccessEntry {
   method: string;
   /** The route and the upload's public name, if any. */
   what: string;
-  status: number;
+  /** The answer's status, or null when none was sent (`-` in the line). */
+  status: number | null;
   /** Bytes written to the connection for this answer, headers included (HTTP/2: all its streams'). */
   bytes: number;
   ms: number;
-  /** Set when the connection ended before the answer was complete. */
-  cut?: boolean;
+  /**
+   * Set when the request ended before its answer was complete: why, when the server cut it (a slow client,
+   * a part past its deadline, a part of an aborted or expired upload), or true when the client went away.
+   */
+  cut?: string | true;
 }
 
 export type AccessLog = ((entry: AccessEntry) => void) & {
@@ -35,8 +39,8 @@ const METHOD = /^[A-Z]{1,16}$/;
 export function formatAccess(entry: AccessEntry): string {
   const method = METHOD.test(entry.method) ? entry.method : 'OTHER';
   return (
-    `${new Date(entry.at).toISOString()} ${entry.address} ${method} ${entry.what} ${entry.status} ` +
-    `${entry.bytes} ${entry.ms}ms${entry.cut ? ' cut' : ''}\n`
+    `${new Date(entry.at).toISOString()} ${entry.address} ${method} ${entry.what} ${entry.status ?? '-'} ` +
+    `${entry.bytes} ${entry.ms}ms${entry.cut === undefined ? '' : entry.cut === true ? ' cut' : ` cut ${entry.cut}`}\n`
   );
 }
 

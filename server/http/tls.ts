@@ -48,6 +48,8 @@ export function createTlsServer(
   credentials: TlsCredentials,
   http2: boolean,
   timeouts: ServerTimeouts,
+  /** Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: number,
   handler: Handler,
 ): SecureServer {
   const tls = { key: credentials.keyPem, cert: credentials.certificatePem };
@@ -57,7 +59,9 @@ export function createTlsServer(
           ...tls,
           allowHTTP1: true,
           maxSessionMemory: SESSION_MEMORY_MB,
-          settings: { initialWindowSize: STREAM_WINDOW_BYTES },
+          // Without a bound (Node's default is 2^32 - 1) one connection could open streams without end,
+          // each holding a request slot and up to a stream window of buffered body.
+          settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxConcurrentStreams },
         },
         (req, res) => handler(...http1Like(req, res)),
       )
@@ -74,7 +78,8 @@ export function createTlsServer(
   if (http2) {
     const h2 = server as ReturnType<typeof createSecureServer>;
     h2.on('session', (session) => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES));
-    // An HTTP/2 session with no frames for this long is closed (slow HTTP/1.1 clients are cut per request).
+    // An HTTP/2 session with no frames for this long is closed; a slow stream of a busy session is cut by
+    // the slow-client rule (slow-clients.ts), per stream.
     h2.setTimeout(timeouts.slowClientMs > 0 ? 2 * timeouts.slowClientMs : 0);
   }
   const sockets = new Set<TLSSocket>();

@@ -15,6 +15,9 @@ export function diskError(err: unknown, what: string): StorageError {
   if (code !== undefined && FULL.has(code)) {
     return new StorageError('full', `The server's disk is full (${code} while ${what}).`, { cause: err });
   }
-  const detail = err instanceof Error ? err.message : String(err);
-  return new StorageError('unavailable', `The server's disk failed while ${what}: ${detail}`, { cause: err });
+  // The code, not the message: an fs message holds the file's path, whose name may be an upload's.
+  const detail = code ?? (err instanceof Error ? err.name : typeof err);
+  return new StorageError('unavailable', `The server's disk failed (${detail}) while ${what}.`, {
+    cause: err,
+  });
 }

@@ -2,7 +2,8 @@
 // its own offset, so parts land in parallel and Done copies nothing) and one empty file per part that
 // arrived whole, named by its index, made only after the part's bytes were flushed. The folder is the
 // durable state: Done checks the markers, then renames `data` into place as the ordinary blob `<id>`.
-// Only this process writes the data folder (its lock), so a Done waits here for the parts in flight.
+// Only this process writes the data folder (its lock), so a Done waits here for the parts in flight, and an
+// abort cuts them (it never waits on a client).
 
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,9 +15,9 @@ import { PartLengthError, type PartsLayout, PartsMissingError, partSize, partsKe
 const SUFFIX = '.parts';
 const DATA = 'data';
 
-/** The blob's writes in parts in this process: parts in flight, and whether a Done or abort closed it. */
+/** The blob's writes in parts in this process: parts in flight (with their bodies), and whether a Done or abort closed it. */
 interface Live {
-  inFlight: Set<Promise<unknown>>;
+  inFlight: Map<Promise<unknown>, Readable>;
   closed: boolean;
 }
 
@@ -28,7 +29,7 @@ interface Live {
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Writes `buffers` at `at`, all of them: a short write (a disk filling up) goes on until the disk says why. */
-async function writeAll(file: FileHandle, buffers: Buffer[], at: number): Promise<void> {
+export async function writeAll(file: FileHandle, buffers: Buffer[], at: number): Promise<void> {
   const total = buffers.reduce((sum, b) => sum + b.length, 0);
   const first = (await file.writev(buffers, at)).bytesWritten;
   if (first === total) return;
@@ -102,18 +103,18 @@ export class DiskParts {
   private liveOf(id: string): Live {
     let entry = this.live.get(id);
     if (!entry) {
-      entry = { inFlight: new Set(), closed: false };
+      entry = { inFlight: new Map(), closed: false };
       this.live.set(id, entry);
     }
     return entry;
   }
 
-  /** Runs `work` as a part in flight of `id`, unless a Done or abort has closed it. */
-  private async asPart<T>(id: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` (reading `body`) as a part in flight of `id`, unless a Done or abort has closed it. */
+  private async asPart<T>(id: string, body: Readable, work: () => Promise<T>): Promise<T> {
     const entry = this.liveOf(id);
     if (entry.closed) throw gone(id);
     const run = work();
-    entry.inFlight.add(run);
+    entry.inFlight.set(run, body);
     try {
       return await run;
     } finally {
@@ -127,7 +128,7 @@ export class DiskParts {
     const entry = this.liveOf(id);
     if (entry.closed) throw gone(id);
     entry.closed = true;
-    await Promise.allSettled([...entry.inFlight]);
+    await Promise.allSettled([...entry.inFlight.keys()]);
     const release = () => {
       entry.closed = false;
       if (entry.inFlight.size === 0 && this.live.get(id) === entry) this.live.delete(id);
@@ -153,7 +154,7 @@ export class DiskParts {
     const marker = join(folder, String(index));
     const expected = partSize(layout, index);
     const offset = index * layout.partBytes;
-    return this.asPart(id, async () => {
+    return this.asPart(id, body, async () => {
       let file: Awaited<ReturnType<typeof open>>;
       try {
         // The index is absent while its bytes change: a part that fails now leaves it absent.
@@ -192,10 +193,9 @@ export class DiskParts {
       if (fsCode(err) === 'ENOENT') throw gone(id);
       throw diskError(err, 'finishing an upload in parts');
     }
-    const present = new Set(names);
-    let missing = 0;
-    for (let index = 0; index < layout.count; index++) if (!present.has(String(index))) missing++;
-    return missing;
+    // The markers present are counted, never the indices a layout could have (a count is not a loop bound).
+    const present = names.filter((name) => /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < layout.count);
+    return layout.count - present.length;
   }
 
   async complete(id: string, layout: PartsLayout): Promise<{ size: number }> {
@@ -231,7 +231,9 @@ export class DiskParts {
     const entry = this.liveOf(id);
     entry.closed = true;
     try {
-      await Promise.allSettled([...entry.inFlight]);
+      // Never waits on a client: the parts still arriving are cut, and their writes end with the batch at hand.
+      for (const body of entry.inFlight.values()) body.destroy();
+      await Promise.allSettled([...entry.inFlight.keys()]);
       await rm(folder, { recursive: true, force: true });
     } catch (err) {
       throw diskError(err, 'removing an upload in parts');

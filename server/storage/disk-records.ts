@@ -1,7 +1,8 @@
 // Records as JSON files under <dataDir>/records: `<key>.json` holding `{"version": n, "value": {…}}`
 // (n starts random and counts up).
-// Every write goes to a temporary file that is flushed and then linked (create) or renamed (update)
-// into place, so a record on disk is always whole. Compare-and-swap holds within this process (a lock
+// Every write goes to a temporary file (`.tmp-<random>`: a key never starts with a dot, so no record can
+// take its name) that is flushed and then linked (create) or renamed (update) into place, so a record on
+// disk is always whole. Compare-and-swap holds within this process (a lock
 // per key); the data folder's lock keeps other processes out.
 
 import { randomInt } from 'node:crypto';
@@ -11,20 +12,21 @@ import { randomText } from '../../lib/crypto/text';
 import { syncDir } from './disk-blobs';
 import { diskError, fsCode } from './disk-errors';
 import { StorageError } from './errors';
-import type { JsonRecord, RecordStore, Versioned } from './types';
+import { readOrSkip } from './record-listing';
+import type { JsonRecord, ListOptions, RecordStore, Versioned } from './types';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const SUFFIX = '.json';
-const TEMP = '.tmp';
+const TEMP_PREFIX = '.tmp-';
+/** Temporary files as earlier versions named them (`<16 alphanumerics>.tmp`), removed at start too. */
+const OLD_TEMP = /^[A-Za-z0-9]{16}\.tmp$/;
 
 interface OnDisk {
   version: number;
   value: JsonRecord;
 }
 
-function checkKey(key: string): void {
-  if (!KEY.test(key) || key.endsWith(TEMP)) throw new Error(`Invalid record key: ${JSON.stringify(key)}`);
-}
+const isKey = (key: string) => KEY.test(key);
 
 export class DiskRecords implements RecordStore<JsonRecord> {
   // Tail of each key's queue of updates and deletions; absent when nothing is queued.
@@ -35,19 +37,21 @@ export class DiskRecords implements RecordStore<JsonRecord> {
   async init(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     for (const name of await readdir(this.dir)) {
-      if (name.endsWith(TEMP)) await rm(join(this.dir, name), { force: true });
+      if (name.startsWith(TEMP_PREFIX) || OLD_TEMP.test(name))
+        await rm(join(this.dir, name), { force: true });
     }
   }
 
-  /** Where a record lives (tests of the disk store read it directly). */
+  /** Where a record lives (tests of the disk store read it directly). The key is the caller's to check. */
   pathOf(key: string): string {
-    checkKey(key);
+    // Never the key in the message: it is an upload's name, which must not reach a log.
+    if (!isKey(key)) throw new Error('Invalid record key.');
     return join(this.dir, `${key}${SUFFIX}`);
   }
 
   /** Writes a whole record to a fresh temporary file, flushed; returns its path. */
   private async writeTemp(record: OnDisk): Promise<string> {
-    const temp = join(this.dir, `${randomText(16)}${TEMP}`);
+    const temp = join(this.dir, `${TEMP_PREFIX}${randomText(16)}`);
     const handle = await open(temp, 'wx', 0o600);
     try {
       await handle.writeFile(JSON.stringify(record));
@@ -87,7 +91,8 @@ export class DiskRecords implements RecordStore<JsonRecord> {
         throw new Error('not a record');
       return parsed;
     } catch (err) {
-      throw new StorageError('unavailable', `The upload record ${key} on disk is unreadable.`, {
+      // Not the key in the message: it may be an upload's name (the listing tells the key apart).
+      throw new StorageError('unreadable', 'A record on disk is unreadable (not whole, or not a record).', {
         cause: err,
       });
     }
@@ -112,11 +117,14 @@ export class DiskRecords implements RecordStore<JsonRecord> {
   }
 
   async read(key: string): Promise<Versioned<JsonRecord> | null> {
+    // A key no record can have names no record: absent, like any other.
+    if (!isKey(key)) return null;
     const record = await this.readDisk(key);
     return record ? { value: record.value, version: String(record.version) } : null;
   }
 
   update(key: string, version: string, value: JsonRecord): Promise<boolean> {
+    if (!isKey(key)) return Promise.resolve(false);
     return this.serialize(key, async () => {
       const current = await this.readDisk(key);
       if (!current || String(current.version) !== version) return false;
@@ -136,6 +144,7 @@ export class DiskRecords implements RecordStore<JsonRecord> {
   }
 
   delete(key: string, version?: string): Promise<boolean> {
+    if (!isKey(key)) return Promise.resolve(false);
     return this.serialize(key, async () => {
       if (version !== undefined) {
         const current = await this.readDisk(key);
@@ -152,7 +161,7 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     });
   }
 
-  async *list(): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
+  async *list(options: ListOptions = {}): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
     let names: string[];
     try {
       names = await readdir(this.dir);
@@ -162,8 +171,8 @@ export class DiskRecords implements RecordStore<JsonRecord> {
     for (const name of names) {
       if (!name.endsWith(SUFFIX)) continue;
       const key = name.slice(0, -SUFFIX.length);
-      if (!KEY.test(key)) continue;
-      const record = await this.read(key);
+      if (!isKey(key)) continue;
+      const record = await readOrSkip(this, key, options);
       if (record) yield { key, ...record };
     }
   }

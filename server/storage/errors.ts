@@ -5,8 +5,10 @@
  * - `full`: no space left (disk full, quota) → 507.
  * - `unavailable`: the store cannot be reached, refused the operation, or took too long → 503.
  * - `not-found`: the blob or record is not there (only from `blobs.get`).
+ * - `unreadable`: a record is there but cannot be read (damaged, too large, not one of this server's) → 503
+ *   when it is asked for; listing skips it (RecordStore.list's `onUnreadable`).
  */
-export type StorageErrorKind = 'full' | 'unavailable' | 'not-found';
+export type StorageErrorKind = 'full' | 'unavailable' | 'not-found' | 'unreadable';
 
 export class StorageError extends Error {
   override readonly name = 'StorageError';

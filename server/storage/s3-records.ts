@@ -14,10 +14,11 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { StorageError } from './errors';
+import { readOrSkip } from './record-listing';
 import { deadline, listObjects } from './s3-client';
 import type { S3Settings } from './s3-config';
 import { s3Code, s3Error, s3Status } from './s3-errors';
-import type { JsonRecord, RecordStore, Versioned } from './types';
+import type { JsonRecord, ListOptions, RecordStore, Versioned } from './types';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const VERSION = /^[A-Za-z0-9-]{1,128}$/;
@@ -35,7 +36,8 @@ interface Stored {
 type Condition = { ifNoneMatch: '*' } | { ifMatch: string };
 
 function checkKey(key: string): void {
-  if (!KEY.test(key)) throw new Error(`Invalid record key: ${JSON.stringify(key)}`);
+  // Never the key in the message: it is an upload's name, which must not reach a log.
+  if (!KEY.test(key)) throw new Error('Invalid record key.');
 }
 
 function bareEtag(etag: string | undefined): string {
@@ -85,14 +87,15 @@ export class S3Records implements RecordStore<JsonRecord> {
       );
       if ((answer.ContentLength ?? 0) > MAX_RECORD_BYTES) {
         answer.Body?.transformToWebStream().cancel();
-        throw new StorageError(
-          'unavailable',
-          `The upload record ${key} in the object store is not one of ours.`,
-        );
+        // Not the key in the message: it may be an upload's name (the listing tells the key apart).
+        throw new StorageError('unreadable', 'A record in the object store is too large to be one of ours.');
       }
       const stored = parseStored((await answer.Body?.transformToString('utf-8')) ?? '');
       if (!stored) {
-        throw new StorageError('unavailable', `The upload record ${key} in the object store is unreadable.`);
+        throw new StorageError(
+          'unreadable',
+          'A record in the object store is unreadable (not a record of ours).',
+        );
       }
       return { stored, etag: bareEtag(answer.ETag) };
     } catch (err) {
@@ -142,6 +145,7 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async create(key: string, value: JsonRecord): Promise<boolean> {
+    checkKey(key);
     const what = 'storing an upload record';
     const stored: Stored = { write: this.newWrite(), value };
     if (await this.writeIf(key, stored, { ifNoneMatch: '*' }, what)) return true;
@@ -153,14 +157,15 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async read(key: string): Promise<Versioned<JsonRecord> | null> {
+    // A key no record can have names no record: absent, like any other.
+    if (!KEY.test(key)) return null;
     const found = await this.readStored(key);
     if (!found || found.stored.deleted || !found.stored.value) return null;
     return { value: found.stored.value, version: found.etag };
   }
 
   async update(key: string, version: string, value: JsonRecord): Promise<boolean> {
-    checkKey(key);
-    if (!VERSION.test(version)) return false;
+    if (!KEY.test(key) || !VERSION.test(version)) return false;
     return this.writeIf(
       key,
       { write: this.newWrite(), value },
@@ -170,7 +175,7 @@ export class S3Records implements RecordStore<JsonRecord> {
   }
 
   async delete(key: string, version?: string): Promise<boolean> {
-    checkKey(key);
+    if (!KEY.test(key)) return false;
     if (version !== undefined) return VERSION.test(version) && this.deleteAt(key, version);
     for (let round = 0; round < DELETE_ROUNDS; round++) {
       const found = await this.readStored(key);
@@ -241,11 +246,11 @@ export class S3Records implements RecordStore<JsonRecord> {
     }
   }
 
-  async *list(): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
+  async *list(options: ListOptions = {}): AsyncIterable<Versioned<JsonRecord> & { key: string }> {
     for await (const object of listObjects(this.client, this.settings, this.dir, 'listing upload records')) {
       const key = object.key.slice(this.dir.length);
       if (!KEY.test(key)) continue;
-      const record = await this.read(key);
+      const record = await readOrSkip(this, key, options);
       if (record) yield { key, ...record };
     }
   }

@@ -38,7 +38,8 @@
  *   the server answers: `full` (507), `unavailable` (503). Callers never see a raw fs or SDK error.
  */
 
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
+import type { StorageError } from './errors';
 
 /** Bytes `start` to `end`, both included, as in an HTTP Range header. */
 export interface ByteRange {
@@ -65,6 +66,12 @@ export interface BlobStore {
   get(id: string, range?: ByteRange): Promise<Readable>;
   /** Removes the blob; an absent blob is not an error. */
   delete(id: string): Promise<void>;
+  /**
+   * Passes the bytes of blob `id` through `transforms` (which keep their length: a cipher) and writes them
+   * back in place, needing no room for a second copy. Only for a blob no record refers to yet: a crash
+   * halfway leaves it half rewritten, and the orphan sweep removes it. Stores without it copy instead.
+   */
+  rewrite?(id: string, transforms: Transform[]): Promise<void>;
   /** Every visible blob (never one still being written), in no particular order. */
   list(): AsyncIterable<BlobInfo>;
   /**
@@ -151,8 +158,16 @@ export interface RecordStore<T> {
    * `version`, when it is no longer at that version (so a change made meanwhile is never lost).
    */
   delete(key: string, version?: string): Promise<boolean>;
-  /** Every record with its key and version, in no particular order (the sweeper walks it). */
-  list(): AsyncIterable<Versioned<T> & { key: string }>;
+  /**
+   * Every record with its key and version, in no particular order (the sweeper walks it). A record that is
+   * there but cannot be read (StorageError `unreadable`) is skipped and told to `onUnreadable`: one damaged
+   * record never stops a walk over the others.
+   */
+  list(options?: ListOptions): AsyncIterable<Versioned<T> & { key: string }>;
+}
+
+export interface ListOptions {
+  onUnreadable?(key: string, error: StorageError): void;
 }
 
 /** Record values are plain JSON objects; the server checks their shape when it reads them. */

@@ -9,6 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
+import { type BoundForm, bindForm, parseBoundForm } from '../api/bound-form';
 import type { PartsSettings } from '../config/settings';
 import { addressKey } from '../http/client';
 import { StorageError } from '../storage/errors';
@@ -37,8 +38,8 @@ export interface PartsSession extends PartsLayout {
   /** The account that started it: every later request must carry the same one. */
   username?: string;
   variant: Variant;
-  /** The Start form's fields, lower-cased names, bound again at Done exactly as a one-request upload's. */
-  fields: Record<string, string>;
+  /** The Start form as bound (never the form itself), which Done finishes with as a one-request upload. */
+  form: BoundForm;
   fileName: string;
   dntHeader: boolean;
   httpVersion: string;
@@ -62,8 +63,18 @@ const addressRecordKey = (address: string) =>
 
 const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 
+/** Sessions stored by earlier versions kept the Start form's fields (lower-cased names) and bind them now. */
+function formOf(r: { form?: unknown; fields?: unknown }): BoundForm | null {
+  if (r.form !== undefined) return parseBoundForm(r.form);
+  const { fields } = r;
+  if (typeof fields !== 'object' || fields === null) return null;
+  if (!Object.values(fields).every((v) => typeof v === 'string')) return null;
+  return bindForm(new Map(Object.entries(fields as Record<string, string>)));
+}
+
 export function parseSession(json: JsonRecord): PartsSession | null {
-  const r = json as Partial<Record<keyof PartsSession, unknown>>;
+  const r = json as Partial<Record<keyof PartsSession | 'fields', unknown>>;
+  const form = formOf(r);
   const ok =
     r.kind === 'parts-session' &&
     typeof r.id === 'string' &&
@@ -79,13 +90,13 @@ export function parseSession(json: JsonRecord): PartsSession | null {
     typeof r.address === 'string' &&
     (r.username === undefined || typeof r.username === 'string') &&
     (r.variant === 'legacy' || r.variant === 'current') &&
-    typeof r.fields === 'object' &&
-    r.fields !== null &&
-    Object.values(r.fields).every((v) => typeof v === 'string') &&
+    form !== null &&
     typeof r.fileName === 'string' &&
     typeof r.dntHeader === 'boolean' &&
     typeof r.httpVersion === 'string';
-  return ok ? (json as unknown as PartsSession) : null;
+  if (!ok) return null;
+  const { fields: _fields, ...session } = json as unknown as PartsSession & { fields?: unknown };
+  return { ...session, form };
 }
 
 function parseSlots(json: JsonRecord): AddressSlots | null {
@@ -98,7 +109,16 @@ function parseSlots(json: JsonRecord): AddressSlots | null {
 
 export type Opened = { ok: true; session: PartsSession } | { ok: false; why: 'too-many' };
 
+/** Why a session ended before its Done: its client aborted it, or it expired (the sweeper). */
+export type SessionEnd = 'aborted' | 'expired';
+
 export class PartsSessions {
+  /**
+   * Parts arriving at this process, by session id: what cuts each. An abort never waits for a client: it
+   * cuts them first (a part at another instance finds the session gone when it ends, or its deadline cuts it).
+   */
+  private readonly arriving = new Map<string, Set<(why: SessionEnd) => void>>();
+
   constructor(
     private readonly storage: Storage,
     private readonly settings: PartsSettings,
@@ -171,8 +191,23 @@ export class PartsSessions {
     await this.giveSlot(session.address, session.id);
   }
 
-  /** Removes everything the session stored, then the session. */
-  async abort(session: PartsSession): Promise<void> {
+  /** Counts a part of session `id` as arriving here until the returned function is called; `cut` ends it. */
+  arrivingPart(id: string, cut: (why: SessionEnd) => void): () => void {
+    let cuts = this.arriving.get(id);
+    if (!cuts) {
+      cuts = new Set();
+      this.arriving.set(id, cuts);
+    }
+    cuts.add(cut);
+    return () => {
+      cuts.delete(cut);
+      if (cuts.size === 0 && this.arriving.get(id) === cuts) this.arriving.delete(id);
+    };
+  }
+
+  /** Cuts the parts of the session still arriving here, then removes everything it stored, then the session. */
+  async abort(session: PartsSession, why: SessionEnd = 'aborted'): Promise<void> {
+    for (const cut of [...(this.arriving.get(session.id) ?? [])]) cut(why);
     await this.storage.blobs.abortParts(session.blobId, session.handle);
     await this.end(session);
   }
@@ -229,7 +264,7 @@ export class PartsSessions {
     const session = key.startsWith(SESSION_PREFIX) ? parseSession(stored.value) : null;
     if (session) {
       if (now < session.expiresAt) return 'live';
-      await this.abort(session);
+      await this.abort(session, 'expired');
       return 'expired';
     }
     const slots = key.startsWith(ADDRESS_PREFIX) ? parseSlots(stored.value) : null;

@@ -2,8 +2,10 @@
 // deleting, and sweeping what expired. Nothing here is kept in memory: any instance sharing the store
 // sees the same uploads.
 
+import { createHash } from 'node:crypto';
 import { randomText } from '../../lib/crypto/text';
 import type { PartsSettings } from '../config/settings';
+import { sweepQuotaRecord } from '../limits/byte-quotas';
 import { StorageError } from '../storage/errors';
 import { partsKey, type Storage, type Versioned } from '../storage/types';
 import { PartsSessions, parseSession } from './parts-sessions';
@@ -18,6 +20,23 @@ const NAME_TRIES = 50;
 const CAS_TRIES = 50;
 
 export type NewUpload = Omit<UploadRecord, 'fileName'>;
+
+/**
+ * A record's key as the error output may show it: the key itself, unless it is an upload's name (which
+ * alone opens an upload whose key the server keeps): then the first 16 hex digits of its SHA-256, which an
+ * operator can match (`printf %s <name> | sha256sum`) and a reader of the log cannot turn back.
+ */
+export function keyForLog(key: string): string {
+  if (!isUploadName(key)) return key;
+  return `of an upload (sha256 of its name ${createHash('sha256').update(key).digest('hex').slice(0, 16)}…)`;
+}
+
+/** What the sweeper says of a record it cannot read: it goes on with the others. */
+function logUnreadable(key: string, error: StorageError): void {
+  console.error(
+    `hushdrop server: skipped the unreadable record ${keyForLog(key)} while sweeping: ${error.message}`,
+  );
+}
 
 /** What claiming a view gave: the record as it is after this view, or why there is none. */
 export type ViewClaim = { ok: true; record: UploadRecord } | { ok: false };
@@ -90,7 +109,7 @@ export class Uploads {
       if (await this.storage.records.update(name, found.version, { ...next }))
         return { ok: true, record: next };
     }
-    throw new StorageError('unavailable', `The upload ${name} is too busy right now.`);
+    throw new StorageError('unavailable', 'This upload is too busy right now.');
   }
 
   /**
@@ -121,8 +140,9 @@ export class Uploads {
     const referenced = new Set<string>();
     const liveParts = new Set<string>();
     let expired = 0;
-    for await (const stored of this.storage.records.list()) {
+    for await (const stored of this.storage.records.list({ onUnreadable: logUnreadable })) {
       const record = parseUploadRecord(stored.value);
+      if (!record && (await sweepQuotaRecord(this.storage.records, stored.key, stored, now))) continue;
       if (!record) {
         const session = parseSession(stored.value);
         const outcome = await this.parts.sweepRecord(stored.key, stored);

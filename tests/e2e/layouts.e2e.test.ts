@@ -75,7 +75,17 @@ const PAGES: PageEntry[] = [
   { name: 'upload', open: async (_, c) => c.upload, keepOpen: true },
   { name: 'uploads', open: extensionPage('uploads.html', 'tbody tr') },
   { name: 'options', open: extensionPage('options.html', '#server-h') },
-  { name: 'welcome', open: extensionPage('welcome.html', '#address') },
+  // Its two faces: the server uploads go to, already tested (the profile here is), and the form for another.
+  { name: 'welcome', open: extensionPage('welcome.html', '#set-up-already') },
+  {
+    name: 'welcome-form',
+    open: async (d) => {
+      const page = await extensionPage('welcome.html', '#other-server')(d);
+      await page.click('#other-server');
+      await page.waitFor('#address', { visible: true });
+      return page;
+    },
+  },
   {
     name: 'viewer',
     open: async (d, c) => {

@@ -109,9 +109,11 @@ describe('one store', () => {
     expect(left.Contents ?? []).toEqual([]);
   });
 
-  it('refuses keys that are not plain names', async () => {
-    await expect(one.records.create('../x', {})).rejects.toThrow(/Invalid record key/);
-    await expect(one.records.read('a/b')).rejects.toThrow(/Invalid record key/);
+  it('refuses to create under a key that is not a plain name, and finds nothing under one', async () => {
+    await expect(one.records.create('../x', {})).rejects.toThrow(/^Invalid record key\.$/);
+    expect(await one.records.read('a/b')).toBeNull();
+    expect(await one.records.update('a/b', 'v1', {})).toBe(false);
+    expect(await one.records.delete('../x')).toBe(false);
   });
 
   it('treats what is not a record of ours as a store failure with a sentence', async () => {
@@ -119,12 +121,11 @@ describe('one store', () => {
       new PutObjectCommand({ Bucket: bucket, Key: 'hushdrop/records/junk1', Body: 'not json' }),
     );
     await expect(one.records.read('junk1')).rejects.toSatisfy(
-      (err) =>
-        isStorageError(err, 'unavailable') && /junk1 in the object store is unreadable/.test(err.message),
+      (err) => isStorageError(err, 'unreadable') && /object store is unreadable/.test(err.message),
     );
     const big = Buffer.alloc(1024 * 1024 + 1, 0x20);
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'hushdrop/records/junk2', Body: big }));
-    await expect(one.records.read('junk2')).rejects.toThrow(/not one of ours/);
+    await expect(one.records.read('junk2')).rejects.toThrow(/too large to be one of ours/);
     await client.send(
       new PutObjectCommand({
         Bucket: bucket,
@@ -133,6 +134,13 @@ describe('one store', () => {
       }),
     );
     await expect(one.records.read('junk3')).rejects.toThrow(/unreadable/);
+    // A listing skips each of them, says which, and lists the rest.
+    await one.records.create('fine1', { ok: true });
+    const skipped: string[] = [];
+    const listed: string[] = [];
+    for await (const r of one.records.list({ onUnreadable: (key) => skipped.push(key) })) listed.push(r.key);
+    expect(skipped.sort()).toEqual(['junk1', 'junk2', 'junk3']);
+    expect(listed).toContain('fine1');
   });
 });
 

@@ -225,7 +225,9 @@ describe('one byte a second', () => {
     await expect
       .poll(
         async () =>
-          (await readFile(accessLog, 'utf8')).split('\n').filter((l) => / GET download 200 .* cut$/.test(l)),
+          (await readFile(accessLog, 'utf8'))
+            .split('\n')
+            .filter((l) => / GET download 200 .* cut slow-client$/.test(l)),
         {
           timeout: 60_000,
         },

@@ -77,6 +77,8 @@ describe('settings', () => {
       [{ accounts: [{ username: 'a', tokenHash: 'sha256:abc' }] }, {}, /must look like scrypt/],
       [{ tls: { certFile: 'c.pem' } }, {}, /needs both a certificate file and a key file/],
       [{ uploadUrl: 'https://u.example.org' }, {}, /need publicUrl/],
+      [{ tls: { maxConcurrentStreams: 0 } }, {}, /tls\.maxConcurrentStreams must be at least 1/],
+      [{ limits: { scryptConcurrency: 'two' } }, {}, /limits\.scryptConcurrency must be a whole number/],
     ];
     for (const [config, env, message] of cases) {
       await expect(withConfig(config, env), JSON.stringify(config)).rejects.toThrow(message);
@@ -124,19 +126,52 @@ describe('settings', () => {
   });
 });
 
+describe('hardening settings (issue 31)', () => {
+  it('default to 10 and 30 failed logins a minute, one token check at once, 100 streams, and take the file', async () => {
+    const defaults = loadSettings({ DATA_DIR: dir }, '/work');
+    expect(defaults.limits).toMatchObject({
+      failedLoginsPerMinutePerAddress: 10,
+      failedLoginsPerMinutePerUsername: 30,
+      scryptConcurrency: 1,
+    });
+    expect(defaults.maxConcurrentStreams).toBe(100);
+    const s = await withConfig({
+      limits: {
+        failedLoginsPerMinutePerAddress: 3,
+        failedLoginsPerMinutePerUsername: 0,
+        scryptConcurrency: 2,
+      },
+      tls: { certFile: 'c.pem', keyFile: 'k.pem', maxConcurrentStreams: 16 },
+    });
+    expect(s.limits).toMatchObject({
+      failedLoginsPerMinutePerAddress: 3,
+      failedLoginsPerMinutePerUsername: 0,
+      scryptConcurrency: 2,
+    });
+    expect(s.maxConcurrentStreams).toBe(16);
+  });
+});
+
 describe('uploads in parts settings', () => {
-  it('default to 16 MiB parts, an hour, 4 sessions per address, and take the file\'s "parts"', async () => {
+  it('default to 16 MiB parts, an hour, 4 sessions per address, 10 minutes a part, and take the file\'s "parts"', async () => {
     expect(loadSettings({ DATA_DIR: dir }, '/work').parts).toEqual({
       partBytes: 16 * 1024 * 1024,
       sessionLifetimeMs: 3_600_000,
       sessionsPerAddress: 4,
+      partDeadlineMs: 600_000,
     });
-    const s = await withConfig({ parts: { partSizeMiB: 5, sessionMinutes: 90, sessionsPerAddress: 0 } });
+    const s = await withConfig({
+      parts: { partSizeMiB: 5, sessionMinutes: 90, sessionsPerAddress: 0, partDeadlineSeconds: 120 },
+    });
     expect(s.parts).toEqual({
       partBytes: 5 * 1024 * 1024,
       sessionLifetimeMs: 90 * 60_000,
       sessionsPerAddress: 0,
+      partDeadlineMs: 120_000,
     });
+    await expect(withConfig({ parts: { partDeadlineSeconds: -1 } })).rejects.toThrow(
+      /parts\.partDeadlineSeconds must be a whole number from 0 to 86400/,
+    );
   });
 
   it('refuse parts smaller than S3 takes, and unknown keys', async () => {

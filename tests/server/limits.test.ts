@@ -2,7 +2,9 @@
 // address it reports) and per account, and nothing stored from a refused upload.
 
 import { describe, expect, it } from 'vitest';
-import { NO_LIMITS } from '../../server/config/settings';
+import { MIB, MIN_PART_BYTES, NO_LIMITS } from '../../server/config/settings';
+import { PartsClient } from './parts-client';
+import { storageUnderTest } from './storage-under-test';
 import {
   bytesOf,
   currentUploadUrl,
@@ -118,6 +120,153 @@ describe('upload quotas', () => {
     expect(second.json.error.message).toMatch(/^This account has made too many uploads this hour\./);
     // Anonymous uploads from the same addresses are not the account's.
     expect((await post(currentUploadUrl(t.server), small(), from('192.0.2.9'))).status).toBe(200);
+  });
+});
+
+/** Parts of S3's smallest size, so the same sessions run on both stores. */
+const PART = MIN_PART_BYTES;
+const QUOTA = 4 * PART;
+const inParts = (address: string, server: Parameters<typeof storedFiles>[0]) =>
+  new PartsClient(server, 'current', from(address));
+const startFields = (bytes: number) => ({
+  encrypt: 'false',
+  partsTotal: String(bytes),
+  fileName: 'q.bin',
+});
+
+/** Sends every part of session `id` (all of `bytes`, cut at PART) and finishes it: Done's answer. */
+async function finish(client: PartsClient, id: string, bytes: Uint8Array) {
+  const count = Math.ceil(bytes.length / PART);
+  const parts = await Promise.all(
+    Array.from({ length: count }, (_, i) => client.put(id, i, PartsClient.slice(bytes, PART, i))),
+  );
+  if (parts.some((p) => p.status !== 204)) return parts.find((p) => p.status !== 204)!;
+  return client.done(id);
+}
+
+describe('daily byte quotas, reserved when an upload starts and kept in the store (issue 31, finding 1)', () => {
+  const quotaServer = (extra: Record<string, unknown> = {}) =>
+    start({
+      settings: {
+        trustedProxies: ['127.0.0.1'],
+        limits: { ...NO_LIMITS, uploadBytesPerDayPerAddress: QUOTA },
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 8 },
+        ...extra,
+      },
+    });
+
+  it('four sessions of the whole quota started at once: one starts, three get 429, and only it finishes', async () => {
+    const t = await quotaServer();
+    const client = inParts('198.51.100.4', t.server);
+    const file = randomBytesOf(QUOTA, 11);
+    const starts = await Promise.all(Array.from({ length: 4 }, () => client.start(startFields(QUOTA))));
+    expect(starts.map((a) => a.status).sort()).toEqual([201, 429, 429, 429]);
+    for (const refused of starts.filter((a) => a.status === 429)) {
+      expect(refused.json.error.message).toMatch(/^Your address has used its upload quota for today/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(86_000);
+    }
+    const dones = await Promise.all(
+      starts.filter((a) => a.status === 201).map((a) => finish(client, a.json.id, file)),
+    );
+    expect(dones.map((d) => d.status)).toEqual([200]);
+    expect(await storedFiles(t.server)).toHaveLength(1);
+    // The quota is used up: neither a session nor a one-request upload gets more today.
+    expect((await client.start(startFields(1))).status).toBe(429);
+    expect((await post(currentUploadUrl(t.server), small(), from('198.51.100.4'))).status).toBe(429);
+  });
+
+  it('an aborted session is not refunded', async () => {
+    const t = await quotaServer();
+    const client = inParts('198.51.100.5', t.server);
+    const first = await client.start(startFields(3 * PART));
+    expect(first.status).toBe(201);
+    expect((await client.abort(first.json.id)).status).toBe(204);
+    const again = await client.start(startFields(2 * PART));
+    expect(again.status).toBe(429);
+    expect((await client.start(startFields(PART))).status).toBe(201);
+  });
+
+  it('frees up a day after it was reserved, and the sweeper then removes the quota record', async () => {
+    let clock = Date.UTC(2030, 0, 1);
+    const t = await start({
+      now: () => clock,
+      settings: {
+        trustedProxies: ['127.0.0.1'],
+        limits: { ...NO_LIMITS, uploadBytesPerDayPerAddress: QUOTA },
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 8 },
+      },
+    });
+    const client = inParts('198.51.100.8', t.server);
+    const quotaRecords = async () => {
+      const keys: string[] = [];
+      for await (const r of t.server.hushdrop.storage.records.list())
+        if (r.key.startsWith('quota-')) keys.push(r.key);
+      return keys;
+    };
+    expect((await client.start(startFields(QUOTA))).status).toBe(201);
+    expect(await quotaRecords()).toHaveLength(1);
+    clock += 23 * 3_600_000;
+    const still = await client.start(startFields(1));
+    expect(still.status).toBe(429);
+    expect(still.json.error.message).toMatch(/ Try again in (59|60) minutes\.$/);
+    await t.server.hushdrop.sweeper.sweep();
+    expect(await quotaRecords()).toHaveLength(1);
+    clock += 3_600_000;
+    await t.server.hushdrop.sweeper.sweep();
+    expect(await quotaRecords()).toEqual([]);
+    expect((await client.start(startFields(QUOTA))).status).toBe(201);
+  });
+
+  it('three one-request uploads at once with 15.7 MiB left: not all are taken, and no more than the quota is stored', async () => {
+    const t = await quotaServer({ limits: { ...NO_LIMITS, uploadBytesPerDayPerAddress: 20 * MIB } });
+    const a = from('198.51.100.6');
+    const upload = (bytes: number, seed: number) =>
+      post(
+        currentUploadUrl(t.server),
+        form({ encrypt: 'false', file: { bytes: randomBytesOf(bytes, seed), name: 'u.bin' } }),
+        a,
+      );
+    expect((await upload(4.3 * MIB, 1)).status).toBe(200);
+    const three = await Promise.all([upload(6 * MIB, 2), upload(6 * MIB, 3), upload(6 * MIB, 4)]);
+    const taken = three.filter((u) => u.status === 200);
+    expect(taken.length).toBeLessThan(3);
+    for (const refused of three.filter((u) => u.status !== 200)) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.message).toMatch(/^Your address has used its upload quota for today/);
+    }
+    let stored = 0;
+    for (const u of [...taken]) stored += (await t.server.stored(u.json.result.fileName))!.contentLength;
+    expect(stored + 4.3 * MIB).toBeLessThanOrEqual(20 * MIB);
+    expect(await storedFiles(t.server)).toHaveLength(1 + taken.length);
+  });
+
+  it('an account’s quota holds across its addresses', async () => {
+    const t = await start({
+      accounts: [{ username: 'ann', token: 't0ken' }],
+      settings: {
+        trustedProxies: ['127.0.0.1'],
+        limits: { ...NO_LIMITS, uploadBytesPerDayPerAccount: QUOTA },
+        parts: { partBytes: PART, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 8 },
+      },
+    });
+    const auth = { Authorization: `Basic ${Buffer.from('ann:t0ken').toString('base64')}` };
+    const at = (address: string) => new PartsClient(t.server, 'current', { ...auth, ...from(address) });
+    expect((await at('192.0.2.1').start(startFields(3 * PART))).status).toBe(201);
+    const other = await at('192.0.2.2').start(startFields(2 * PART));
+    expect(other.status).toBe(429);
+    expect(other.json.error.message).toMatch(/^This account has used its upload quota for today/);
+    // The address quota is not the account's: anonymous uploads from there go on.
+    expect((await inParts('192.0.2.2', t.server).start(startFields(2 * PART))).status).toBe(201);
+  });
+
+  // Two instances share only an S3 store (a disk folder is locked to one process).
+  it.skipIf(storageUnderTest() !== 's3')('is shared by two instances of one store', async () => {
+    const a = await quotaServer();
+    const b = await quotaServer({ s3: a.server.hushdrop.settings.s3 });
+    expect((await inParts('198.51.100.7', a.server).start(startFields(3 * PART))).status).toBe(201);
+    const atB = await inParts('198.51.100.7', b.server).start(startFields(2 * PART));
+    expect(atB.status, atB.text).toBe(429);
+    expect((await inParts('198.51.100.7', b.server).start(startFields(PART))).status).toBe(201);
   });
 });
 

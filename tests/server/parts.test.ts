@@ -337,6 +337,76 @@ describe('an upload in parts refuses, with a sentence and nothing stored', () =>
   });
 });
 
+describe('what a Start may ask for (issue 31, findings 3 and 4)', () => {
+  /** `count` form fields that no upload binds, `bytes` of values in all. */
+  const junk = (count: number, bytes: number) =>
+    Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`junk${i}`, 'j'.repeat(Math.floor(bytes / count))]),
+    );
+
+  it('fields past 64 KiB in all are refused with a sentence, at a Start and a one-request upload; nothing is stored', async () => {
+    const s = await server();
+    const over = await new PartsClient(s).start(fields(junk(8, 66 * 1024)));
+    expect(over.status, over.text).toBe(400);
+    expect(over.json.error.message).toMatch(/64 KiB/);
+    // The finding's own form: 60 fields of 16 KiB (981 KB), each one within the per-field limit.
+    const huge = await new PartsClient(s).start(fields(junk(60, 60 * 16 * 1024 - 60)));
+    expect([400, 413]).toContain(huge.status);
+    expect(huge.json.error.message).toMatch(/64 KiB/);
+    const oneRequest = await post(
+      currentUploadUrl(s),
+      form({
+        ...junk(8, 66 * 1024),
+        encrypt: 'false',
+        file: { bytes: FILE.subarray(0, 1000), name: 'a.bin' },
+      }),
+    );
+    expect(oneRequest.status, oneRequest.text).toBe(400);
+    expect(oneRequest.json.error.message).toMatch(/64 KiB/);
+    expect(await storedFiles(s)).toEqual([]);
+    const sessions: string[] = [];
+    for await (const r of s.hushdrop.storage.records.list()) sessions.push(r.key);
+    expect(sessions).toEqual([]);
+  });
+
+  it('a session record holds the bound parameters only, not the form', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    const started = await client.start(fields({ ...junk(30, 60 * 1024), contentType: 'text/x-bound' }));
+    expect(started.status, started.text).toBe(201);
+    const record = await s.hushdrop.storage.records.read(`parts-${started.json.id}`);
+    const text = JSON.stringify(record!.value);
+    expect(text.length).toBeLessThan(4096);
+    expect(text).not.toContain('junk');
+    expect(text).toContain('text/x-bound');
+    // And it finishes as the form said.
+    await Promise.all([0, 1, 2].map((i) => client.put(started.json.id, i, slice(i))));
+    const done = await client.done(started.json.id);
+    expect(done.status, done.text).toBe(200);
+    expect(done.json.result.contentType).toBe('text/x-bound');
+  });
+
+  it('at most 10,000 parts: a larger partsTotal answers 413 with a sentence, before anything is stored', async () => {
+    const s = await server();
+    const client = new PartsClient(s);
+    // The finding: with no size limit and no quota, 10^15 bytes were 200 million parts, and Done counted them.
+    for (const total of [10 ** 15, 10_000 * PART + 1]) {
+      const refused = await client.start(fields({ partsTotal: String(total) }));
+      expect(refused.status, refused.text).toBe(413);
+      expect(refused.json.error.message).toMatch(/at most 10,000 parts/);
+    }
+    expect(await storedFiles(s)).toEqual([]);
+    const most = await client.start(fields({ partsTotal: String(10_000 * PART) }));
+    expect(most.status, most.text).toBe(201);
+    expect(most.json.parts).toBe(10_000);
+    expect((await client.put(most.json.id, 9_999, slice(0))).status).toBe(204);
+    const done = await client.done(most.json.id);
+    expect(done.status).toBe(409);
+    expect(done.json.error.message).toMatch(/^9999 of the upload's 10000 parts are missing/);
+    expect((await client.abort(most.json.id)).status).toBe(204);
+  });
+});
+
 describe('the sweeper and uploads in parts', () => {
   it('removes an expired session with all it stored, and never a live one', async () => {
     let clock = Date.UTC(2030, 0, 1);

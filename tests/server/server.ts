@@ -101,6 +101,7 @@ export async function startServer(opts: ServerOptions): Promise<ReferenceServer>
     // A store given in `settings` (tests/server/main.ts from STORAGE_URL) wins over the suite's.
     s3: opts.settings && 's3' in opts.settings ? opts.settings.s3 : await s3ForTestServer(),
     ...opts.settings,
+    parts: { ...base.parts, ...opts.settings?.parts },
   };
 
   const intercept = async (x: Exchange, ctx: ApiContext): Promise<boolean> => {

@@ -2,12 +2,16 @@
 // through the storage interface (server/storage/types.ts) and not through files, so the same assertions
 // check the disk store and the S3 store (tests/server/storage-under-test.ts).
 
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DiskBlobs } from '../../server/storage/disk-blobs';
+import { DiskRecords } from '../../server/storage/disk-records';
 import { isStorageError } from '../../server/storage/errors';
 import { S3Blobs } from '../../server/storage/s3-blobs';
+import { createS3Client } from '../../server/storage/s3-client';
+import type { S3Settings } from '../../server/storage/s3-config';
 import type { BlobStore, Storage } from '../../server/storage/types';
 import { parseUploadRecord } from '../../server/uploads/record';
 import type { StoredBlobs, StoredUpload } from './types';
@@ -60,4 +64,30 @@ export async function listStoredBlobs(store: BlobStore): Promise<StoredBlobs> {
   const blobs: string[] = [];
   for await (const blob of store.list()) blobs.push(blob.id);
   return { blobs: blobs.sort(), inProgress: (await store.openUploads()).length };
+}
+
+/**
+ * Puts bytes under `key` in the store's records that no record reader can take, as a damaged disk or another
+ * program could: on disk a file that is not JSON; on S3 (through the store's own bucket and prefix) the
+ * same, or with `oversized` an object past the 1 MiB a record may have (what a 981 KB Start form once made).
+ */
+export async function plantUnreadableRecord(
+  storage: Storage,
+  s3: S3Settings | undefined,
+  key: string,
+  options: { oversized?: boolean } = {},
+): Promise<void> {
+  const body = options.oversized
+    ? JSON.stringify({ write: 'x', value: { pad: 'p'.repeat(2 << 20) } })
+    : 'not json';
+  if (storage.records instanceof DiskRecords) return writeFile(storage.records.pathOf(key), body);
+  if (!s3) throw new Error('The test server reads only the disk and S3 stores.');
+  const client = createS3Client(s3);
+  try {
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: `${s3.prefix}records/${key}`, Body: body }),
+    );
+  } finally {
+    client.destroy();
+  }
 }

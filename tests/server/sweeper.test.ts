@@ -2,9 +2,10 @@
 
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SweepReport } from '../../server/uploads/sweeper';
 import { storageUnderTest } from './storage-under-test';
+import { plantUnreadableRecord } from './stored';
 import {
   bytesOf,
   currentUploadUrl,
@@ -117,4 +118,37 @@ describe('the sweeper', () => {
       expect(sweeps.some((s) => s.orphans === 1)).toBe(true);
     },
   );
+
+  it('skips a record it cannot read, says so, and sweeps the rest (issue 31, finding 3)', async () => {
+    let clock = Date.UTC(2030, 0, 1);
+    const t = await start({ now: () => clock });
+    const { storage, settings } = t.server.hushdrop;
+    const expiring = (
+      await post(
+        legacyUploadUrl(t.server),
+        form({
+          expireUnit: 'hour',
+          expireLength: '1',
+          encrypt: 'false',
+          file: { bytes: bytesOf('soon'), name: 's.txt' },
+        }),
+      )
+    ).json.result;
+    // Keys both before and after the upload's in any listing order.
+    await plantUnreadableRecord(storage, settings.s3, '0-broken-record');
+    await plantUnreadableRecord(storage, settings.s3, 'zz-oversized-record', { oversized: true });
+    clock += 2 * 3_600_000;
+    const errors = vi.spyOn(console, 'error');
+    try {
+      const report = await t.server.hushdrop.sweeper.sweep();
+      expect(report.error).toBeUndefined();
+      expect(report.expired).toBe(1);
+      expect(await t.server.stored(expiring.fileName)).toBeUndefined();
+      const said = errors.mock.calls.map((args) => args.join(' ')).join('\n');
+      expect(said).toMatch(/unreadable record 0-broken-record/);
+      expect(said).toMatch(/unreadable record zz-oversized-record/);
+    } finally {
+      errors.mockRestore();
+    }
+  });
 });

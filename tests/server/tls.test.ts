@@ -6,6 +6,8 @@ import { type ClientHttp2Session, connect, constants } from 'node:http2';
 import { request } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECTION_WINDOW_BYTES, STREAM_WINDOW_BYTES } from '../../devkit/tls';
+import { MIN_PART_BYTES } from '../../server/config/settings';
+import type { ServerOptions } from './server';
 import {
   bytesOf,
   form,
@@ -25,8 +27,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function start(http2 = true): Promise<TestServer> {
-  t = await startTestServer({ tls: { http2 }, record: true });
+async function start(http2 = true, settings: ServerOptions['settings'] = {}): Promise<TestServer> {
+  t = await startTestServer({ tls: { http2 }, record: true, settings });
   return t;
 }
 
@@ -221,6 +223,132 @@ describe('bodies cut off mid-way', () => {
       expect(whole.status).toBe(200);
     } finally {
       session.close();
+    }
+  });
+});
+
+/**
+ * Keeps an HTTP/2 connection from ever being idle (a request every 200 ms on another stream), as an attacker
+ * would: the connection's own idle timeout then never fires (PINGs alone do not count). Returns the timer.
+ */
+function keepBusy(session: ClientHttp2Session): NodeJS.Timeout {
+  return setInterval(() => {
+    if (session.closed || session.destroyed) return;
+    const ask = session.request({ ':path': '/_hushdrop/health' });
+    ask.on('error', () => {});
+    ask.resume();
+  }, 200);
+}
+
+/** Slow clients cut after one second of moving fewer than 8 KiB. */
+const QUICK_CUT = {
+  timeouts: {
+    headersMs: 20_000,
+    slowClientMs: 1000,
+    slowClientMinBytes: 8192,
+    keepAliveMs: 30_000,
+    shutdownGraceMs: 30_000,
+  },
+};
+
+describe('HTTP/2 streams, each on its own (issue 31)', () => {
+  const PART = MIN_PART_BYTES;
+  const PARTS = '/api/v1/Upload/Parts';
+
+  it('one stalled stream of a part, on a connection kept busy, is cut on its own: its write is not held, Done finds it missing', async () => {
+    const t = await start(true, { ...QUICK_CUT, parts: { partBytes: PART } });
+    const session = h2Session(t);
+    const busy = keepBusy(session);
+    try {
+      const startForm = await encoded(
+        form({ encrypt: 'false', partsTotal: String(2 * PART), fileName: 's.bin' }),
+      );
+      const started = await h2Post(session, PARTS, startForm.body, startForm.type);
+      expect(started.status).toBe(201);
+      const { id } = started.json;
+      const stream = session.request({
+        ':method': 'PUT',
+        ':path': `${PARTS}/${id}/0`,
+        'content-length': String(PART),
+      });
+      let status = 0;
+      stream.on('response', (headers) => {
+        status = Number(headers[':status']);
+      });
+      stream.on('error', () => {});
+      const closed = new Promise((resolve) => stream.once('close', resolve));
+      stream.write(randomBytesOf(64 * 1024, 12));
+      await expect.poll(() => t.server.requests.filter((r) => r.method === 'PUT').length).toBe(1);
+      // Done meanwhile, on another stream of the same connection: it waits for no stalled part for long.
+      const done = await h2Post(session, `${PARTS}/${id}`, new Uint8Array(0), 'application/octet-stream');
+      expect(done.status).toBe(409);
+      expect(done.json.error.message).toMatch(/^2 of the upload's 2 parts are missing/);
+      await closed;
+      expect([0, 408]).toContain(status);
+      // The connection itself goes on.
+      const health = session.request({ ':path': '/_hushdrop/health' });
+      const healthStatus = await new Promise<number>((resolve) =>
+        health.on('response', (headers) => resolve(Number(headers[':status']))),
+      );
+      health.resume();
+      expect(healthStatus).toBe(200);
+    } finally {
+      clearInterval(busy);
+      session.close();
+    }
+  });
+
+  it('one stream whose client stops reading a download, on a connection kept busy, is cut on its own', async () => {
+    const t = await start(true, QUICK_CUT);
+    const size = 8 * MIB;
+    const session = h2Session(t);
+    const busy = keepBusy(session);
+    try {
+      const { body, type } = await uploadForm(randomBytesOf(size, 13));
+      const made = await h2Post(session, UPLOAD, body, type);
+      expect(made.status).toBe(200);
+      const stream = session.request({ ':path': new URL(made.json.result.url).pathname });
+      stream.on('error', () => {});
+      let received = 0;
+      // Takes the first bytes, then reads no more: the server's writes to this stream back up.
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= 64 * 1024) stream.pause();
+      });
+      await new Promise((resolve) => stream.once('close', resolve));
+      expect(stream.rstCode).toBe(constants.NGHTTP2_CANCEL);
+      expect(received).toBeLessThan(size);
+    } finally {
+      clearInterval(busy);
+      session.close();
+    }
+  });
+
+  it('bounds the streams one connection may have open at once (tls.maxConcurrentStreams)', async () => {
+    const t = await start(true, { maxConcurrentStreams: 3 });
+    const { type } = await uploadForm(bytesOf('x'));
+    const session = h2Session(t);
+    try {
+      const settings = new Promise<{ maxConcurrentStreams?: number }>((resolve) =>
+        session.once('remoteSettings', resolve),
+      );
+      // Four uploads that never end their bodies, sent before the server's settings are known (as a client
+      // that ignores them would): the server refuses the fourth stream. (Node's client would queue it.)
+      const streams = Array.from({ length: 4 }, () => {
+        const stream = session.request({ ':method': 'POST', ':path': UPLOAD, 'content-type': type });
+        stream.on('error', () => {});
+        stream.write('--');
+        return stream;
+      });
+      const refused = new Promise<number>((resolve) =>
+        streams[3]!.once('close', () => resolve(streams[3]!.rstCode ?? 0)),
+      );
+      expect((await settings).maxConcurrentStreams).toBe(3);
+      expect(await refused).toBe(constants.NGHTTP2_REFUSED_STREAM);
+      // Node's client (20.20) hangs in session.destroy() with streams like these still open: close them first.
+      for (const stream of streams) stream.close(constants.NGHTTP2_CANCEL);
+    } finally {
+      session.destroy();
     }
   });
 });

@@ -2,7 +2,7 @@
 // code against these; keep them stable.
 
 import type { Readable } from 'node:stream';
-import type { ServerSettings } from '../../server/config/settings';
+import type { PartsSettings, ServerSettings } from '../../server/config/settings';
 import type { HushdropServer } from '../../server/server';
 import type { UploadRecord } from '../../server/uploads/record';
 
@@ -67,9 +67,10 @@ export interface ServerOptions {
   tls?: { http2?: boolean };
   /**
    * Any of the product's settings (limits, timeouts, public URLs, trusted proxies, …). By default the test
-   * server has no rate limits or quotas, no access log, and sweeps once an hour.
+   * server has no rate limits or quotas, no access log, and sweeps once an hour. `parts` may name only
+   * some of its settings: the others are the defaults.
    */
-  settings?: Partial<ServerSettings>;
+  settings?: Partial<Omit<ServerSettings, 'parts'>> & { parts?: Partial<PartsSettings> };
   /**
    * Answer as a server without uploads in parts does (an older Hushdrop): its info answer lists no
    * `parts`, and everything under `…/Upload/Parts` gets 404, so a client sends one request (the tests

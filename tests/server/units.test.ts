@@ -4,6 +4,7 @@ import { ctrTransform } from '../../server/api/cipher';
 import { computeExpiry, isoWithOffset } from '../../server/api/expiry';
 import { bindBool, fileExtension } from '../../server/api/fields';
 import { bytesReadable } from '../../server/http/responses';
+import { parseSession } from '../../server/uploads/parts-sessions';
 import { randomBytesOf, teknikCtr } from './test-helpers';
 
 describe('building blocks', () => {
@@ -36,6 +37,8 @@ describe('building blocks', () => {
       ['weird.p g', ''],
       ['a.txt#frag', '.txt'],
       ['', ''],
+      [`a.${'e'.repeat(63)}`, `.${'e'.repeat(63)}`],
+      [`a.${'e'.repeat(64)}`, ''],
     ];
     for (const [name, ext] of cases) expect(fileExtension(name), name).toBe(ext);
   });
@@ -81,5 +84,37 @@ describe('building blocks', () => {
       expirationDate: null,
       expiresAt: null,
     });
+  });
+
+  it('reads a session of an upload in parts that an earlier version stored with its form fields', () => {
+    const stored = {
+      kind: 'parts-session',
+      id: 'A'.repeat(24),
+      blobId: 'blob1',
+      handle: '',
+      count: 1,
+      partBytes: 5,
+      totalBytes: 5,
+      createdAt: 1,
+      expiresAt: 2,
+      state: 'open',
+      address: '192.0.2.1',
+      variant: 'legacy',
+      fields: {
+        encrypt: 'false',
+        contenttype: 'text/x-old',
+        expireunit: 'hour',
+        expirelength: '3',
+        junk: 'j',
+      },
+      fileName: 'f.txt',
+      dntHeader: false,
+      httpVersion: '1.1',
+    };
+    const session = parseSession(stored);
+    expect(session?.form.params).toMatchObject({ encrypt: false, contentType: 'text/x-old' });
+    expect(session?.form.expiry).toEqual({ unit: 'hours', length: 3 });
+    expect(session).not.toHaveProperty('fields');
+    expect(parseSession({ ...stored, fields: { encrypt: 1 } })).toBeNull();
   });
 });
