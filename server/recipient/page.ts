@@ -40,12 +40,22 @@ export function describeFile(upload: RecipientUpload, root: string): RecipientFi
   };
 }
 
-/** The HTML both pages share: its head, its style and one script of its own; `head` is more of it. */
+/**
+ * The HTML both pages share: its head, its style and one script of its own; `head` gives more of the
+ * head, from the page's own folder and the server's root (both relative to `pathname`, escaped).
+ */
 function shell(
   language: Language,
-  own: string,
-  parts: { title: MessageKey; heading: MessageKey; noScript: MessageKey; head: string },
+  pathname: string,
+  parts: {
+    title: MessageKey;
+    heading: MessageKey;
+    noScript: MessageKey;
+    head: (own: string, root: string) => string;
+  },
 ): Buffer {
+  const root = toRoot(pathname);
+  const own = escapeHtml(root + OWN_DIR);
   return Buffer.from(
     `<!DOCTYPE html>
 <html lang="${language}">
@@ -58,7 +68,7 @@ function shell(
 <title>${escapeHtml(say(language, parts.title))}</title>
 <link rel="icon" href="${own}icon.png">
 <link rel="stylesheet" href="${own}recipient.css">
-${parts.head}
+${parts.head(own, root)}
 </head>
 <body>
 <main id="app">
@@ -73,13 +83,11 @@ ${parts.head}
 }
 
 export function renderPage(upload: RecipientUpload, pathname: string, language: Language): Buffer {
-  const root = toRoot(pathname);
-  const own = escapeHtml(root + OWN_DIR);
-  return shell(language, own, {
+  return shell(language, pathname, {
     title: 'recipientTitle',
     heading: 'recipientHeading',
     noScript: 'recipientNoScript',
-    head:
+    head: (own, root) =>
       `<script type="application/json" id="${RECIPIENT_DATA_ID}">${embeddedJson(describeFile(upload, root))}</script>\n` +
       `<script src="${own}recipient.js" data-worker="${own}sw.js" data-scope="${own}" data-home="${escapeHtml(root)}" defer></script>`,
   });
@@ -87,12 +95,10 @@ export function renderPage(upload: RecipientUpload, pathname: string, language: 
 
 /** The server's home page (`GET /`): an upload page; its script asks `_hushdrop/info` what the server takes. */
 export function renderHome(pathname: string, language: Language): Buffer {
-  const root = toRoot(pathname);
-  const own = escapeHtml(root + OWN_DIR);
-  return shell(language, own, {
+  return shell(language, pathname, {
     title: 'homeTitle',
     heading: 'homeHeading',
     noScript: 'homeNoScript',
-    head: `<script src="${own}home.js" data-info="${own}info" defer></script>`,
+    head: (own) => `<script src="${own}home.js" data-info="${own}info" defer></script>`,
   });
 }

@@ -6,26 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eceDecryptBytes } from '../../lib/crypto';
 import { parseShareLink } from '../../lib/crypto/link';
-import { UploadError } from '../../lib/upload';
 import { type PageUploadArgs, pageTarget, uploadFromPage } from '../../lib/upload/page-upload';
-import type { PartsExchange } from '../../lib/upload/parts-runner';
 import { readServerInfo } from '../../lib/upload/server-info';
 import { readServerKind } from '../../lib/upload/server-kind';
 import { fetchTransport } from '../../lib/upload/transport';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
+import { fetchExchange } from './fetch-exchange';
 
 const start = serversStoppedAfterEach();
 const PART = 5 * 1024 * 1024;
-
-const fetchExchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, { signal }) => {
-  try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
-    return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
-  } catch (err) {
-    if (signal?.aborted) throw new UploadError('aborted', 'cancelled', { cause: err });
-    throw new UploadError('network', 'network', { cause: err });
-  }
-};
 
 /** A server, and what its page would know of it: the info answer, read as the page reads it. */
 async function server(opts: Parameters<typeof start>[0] = {}) {

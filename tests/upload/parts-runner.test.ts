@@ -6,29 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eceDecryptBytes } from '../../lib/crypto';
 import { type FileCipher, newFileCipher, sealedSize, sealedStream } from '../../lib/crypto/file-cipher';
-import { UploadError } from '../../lib/upload';
 import { MIN_PART_BYTES, type PartsSession } from '../../lib/upload/parts';
 import { MAX_IN_FLIGHT, type PartsExchange, uploadInParts } from '../../lib/upload/parts-runner';
 import { Declined } from '../../lib/upload/plan';
 import { PARTS_AHEAD, StreamLengthError, streamParts } from '../../lib/upload/stream-parts';
 import type { UploadOptions, UploadTarget } from '../../lib/upload/types';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
+import { fetchExchange } from './fetch-exchange';
 
 const start = serversStoppedAfterEach();
 const PART = MIN_PART_BYTES;
 const ECE: UploadOptions = { mode: 'client', format: 'ece', saveKey: false, genDeletionKey: true };
 const FILE = { name: 'Bericht März.pdf', type: 'application/pdf' };
-
-/** Any request of the protocol with fetch: the answer as the transports give it, failures as UploadErrors. */
-const fetchExchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, { signal }) => {
-  try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
-    return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
-  } catch (err) {
-    if (signal?.aborted) throw new UploadError('aborted', 'cancelled', { cause: err });
-    throw new UploadError('network', 'network', { cause: err });
-  }
-};
 
 async function server(extra: Parameters<typeof start>[0] = {}) {
   const s = await start({
