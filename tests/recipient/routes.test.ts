@@ -217,7 +217,10 @@ describe('the page’s own addresses', () => {
     // file-cipher.ts, the one cipher chooser, carries for the Teknik format).
     expect(
       inputs.filter(
-        (i) => !/^(lib|server\/recipient|public\/_locales|node_modules\/(@scure\/base|uqr|@noble\/hashes))\//.test(i),
+        (i) =>
+          !/^(lib|server\/recipient|public\/_locales|node_modules\/(@scure\/base|uqr|@noble\/hashes))\//.test(
+            i,
+          ),
       ),
     ).toEqual([]);
     for (const name of ['recipient.js', 'sw.js', 'home.js']) {
