@@ -19,9 +19,17 @@ import { el, problem, show } from './view';
 document.documentElement.lang = connectPageMessages(navigator.languages ?? [navigator.language]);
 document.title = t('homeTitle');
 
-/** The requests of an upload, with XMLHttpRequest: it reports the progress of a body being sent. */
+/**
+ * The requests of an upload, with XMLHttpRequest: it reports the progress of a body being sent. A part
+ * goes as a Blob: Chromium's XHR sends a Blob from its blob store, while it copies an ArrayBuffer
+ * body on the page's thread at a few MiB/s (a profile of a 48 MiB upload: 16.5 s in send).
+ */
 const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) =>
-  xhrExchange(XMLHttpRequest, req, options);
+  xhrExchange(
+    XMLHttpRequest,
+    { ...req, body: req.body instanceof Uint8Array ? new Blob([req.body]) : req.body },
+    options,
+  );
 const transport = xhrTransport(XMLHttpRequest);
 /** The longest wait with no progress at all on one request. */
 const TIMEOUT_MS = 120_000;
