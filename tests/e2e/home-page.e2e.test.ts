@@ -29,6 +29,15 @@ beforeAll(async () => {
 });
 afterAll(() => front?.close());
 
+/** The names in the page's private file system (its part files are removed once sent). */
+const privateFiles = (page: DriverPage) =>
+  page.evaluate(async () => {
+    const names: string[] = [];
+    const dir = await navigator.storage.getDirectory();
+    for await (const [name] of dir as unknown as AsyncIterable<[string, unknown]>) names.push(name);
+    return names;
+  });
+
 /** The state of the `n`th file shown on the page, once it has one of `states`. */
 async function ended(page: DriverPage, n: number, states: string[]): Promise<string> {
   return until(
@@ -71,6 +80,7 @@ forEachBrowser({ plain: true }, (d) => {
     expect(await page.text('#uploads [role="status"]')).toBe('Copied.');
     expect(await page.count('#uploads svg.qr path')).toBe(1);
     expect(await page.inputValue('#deletion-1')).toMatch(/\?sub=u$/);
+    expect(await privateFiles(page)).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot('home-phone-done');
     await page.close();
@@ -110,6 +120,7 @@ forEachBrowser({ plain: true }, (d) => {
         seen.filter((s) => s.method === 'POST' && /\/Upload\/Parts\/[A-Za-z0-9]+\?/i.test(s.path)),
       ).toEqual([]);
       expect((await ref.server.storedBlobs()).inProgress).toBe(0);
+      expect(await privateFiles(page)).toEqual([]);
     } finally {
       front.holdPart = undefined;
       front.held = undefined;
