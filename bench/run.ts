@@ -11,6 +11,7 @@ import { cryptoRow, summarize } from './row-crypto';
 import { eceRow } from './row-ece';
 import { firefoxMemoryRow } from './row-firefox-memory';
 import { historyRow } from './row-history';
+import { homeRow } from './row-home';
 import { linkRow } from './row-link';
 import { type FloodRound, loginsRow } from './row-logins';
 import { paymentsRow } from './row-payments';
@@ -33,7 +34,7 @@ interface Row {
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 /** Row g: '1' adds it to the run, 'only' runs it alone (npm run bench:4g). */
 const BIG = process.env.BENCH_4G ?? '';
-/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–n; b and c always run together. */
+/** `BENCH_ROWS=f` (or `a,f`…) runs only those rows of a–f and h–o; b and c always run together. */
 const ROWS = process.env.BENCH_ROWS?.toLowerCase();
 const wanted = (row: string) => !ROWS || ROWS.includes(row);
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MIB;
@@ -41,6 +42,7 @@ const RECIPIENT_BYTES = Number(process.env.BENCH_RECIPIENT_MIB ?? 1024) * MIB;
 const S3_BYTES = Number(process.env.BENCH_S3_MIB ?? 1024) * MIB;
 const LINK_BYTES = Number(process.env.BENCH_LINK_MIB ?? 256) * MIB;
 const FIREFOX_BYTES = Number(process.env.BENCH_FIREFOX_MIB ?? 1024) * MIB;
+const HOME_BYTES = Number(process.env.BENCH_HOME_MIB ?? 512) * MIB;
 /** Row l's rates, Mbit/s, with the target for the ratio at each (issue 21). */
 const LINK_RATES: [number, number][] = [
   [200, 0.95],
@@ -626,6 +628,46 @@ async function rowJ(extDir: string): Promise<void> {
   }
 }
 
+async function rowO(tmp: string): Promise<void> {
+  log(
+    `o: the server's home page uploads ${HOME_BYTES / MIB} MiB in parts from a plain Chromium, vs curl sending as many bytes in the same parts`,
+  );
+  const dataDir = join(tmp, 'server-home');
+  const server = await startBenchServer(dataDir, undefined, {
+    main: 'server/main.ts',
+    env: { ACCESS_LOG: 'stdout' },
+  });
+  const browser = await launch();
+  try {
+    const o = await homeRow(browser, server, tmp, HOME_BYTES, REPS);
+    log(`  ms per round: curl ${ms(o.curl)}; page ${ms(o.page.map((r) => r.ms))}`);
+    log(`  extra MiB per round: ${o.page.map((r) => Math.round(r.extraRss / MIB))}`);
+    const curl = median(o.curl);
+    const page = median(o.page.map((r) => r.ms));
+    const extra = median(o.page.map((r) => r.extraRss));
+    const mb = (t: number) => fmt(mibps(HOME_BYTES, t), 0);
+    add(
+      'o1',
+      'home page upload (encrypt #ece1. as read, parts two at a time) vs curl of as many bytes in the same parts, throughput',
+      curl / page,
+      '≥ 0.5',
+      atLeast(0.5),
+      `${mb(page)} vs ${mb(curl)} MiB/s (${fmt(page / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s); ${o.curlParts} parts of ${o.partBytes / MIB} MiB each way`,
+    );
+    add(
+      'o2',
+      'browser peak RSS − idle during o1 / file size',
+      extra / HOME_BYTES,
+      'none given',
+      undefined,
+      `+${fmt(extra / MIB, 0)} MiB`,
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 async function rowN(tmp: string): Promise<void> {
   log('n: /_hushdrop/health while 200 wrong tokens are checked, vs idle (product server, disk store)');
   const n = await loginsRow(tmp, REPS);
@@ -697,6 +739,7 @@ async function main(): Promise<void> {
     if (BIG !== 'only' && wanted('l')) await rowL(extDir, tmp);
     if (BIG !== 'only' && wanted('m')) await rowM(tmp, server);
     if (BIG !== 'only' && wanted('n')) await rowN(tmp);
+    if (BIG !== 'only' && wanted('o')) await rowO(tmp);
     if (BIG) await rowG(extDir, tmp, server, tlsServer);
   } finally {
     await server.close();

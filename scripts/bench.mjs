@@ -4,7 +4,8 @@
 // bench/README.md. `--4g` (npm run bench:4g) runs row g alone (a 4 GiB upload each way), with 30
 // minutes.
 // Env: BENCH_ROWS (e.g. f), BENCH_REPS (default 3), BENCH_UPLOAD_MIB (default 1024), BENCH_RECIPIENT_MIB
-// (default 1024, row i), BENCH_LINK_MIB (default 256, row l), BENCH_4G=1 (add row g), CHROME_PATH.
+// (default 1024, row i), BENCH_LINK_MIB (default 256, row l), BENCH_HOME_MIB (default 512, row o),
+// BENCH_4G=1 (add row g), CHROME_PATH.
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 

@@ -4,8 +4,8 @@
  * the ways to try, in order, each with its reason. Each way (platform/upload/way-*.ts) is an
  * UploadWay: it sends, or declines before the server has stored anything, and the next is tried.
  *
- * - parts: client mode, MEASURED_FROM_BYTES or more, to a server whose `/_hushdrop/info` listed
- *   parts (a Hushdrop server). Part k is sent while part k+1 is encrypted, at about max(encrypt,
+ * - parts: client mode, MEASURED_FROM_BYTES or more (any size, where no copy on disk can be made:
+ *   the server's upload page), to a server whose `/_hushdrop/info` listed parts (a Hushdrop server). Part k is sent while part k+1 is encrypted, at about max(encrypt,
  *   send), which met or beat the stream on every link measured; it records no rates. A server with
  *   no info answer (Teknik) or whose answer lists no parts is never asked to Start one.
  * - stream: client mode, a browser that takes request streams (Chromium), an https server (HTTP/2
@@ -59,6 +59,12 @@ export interface PlannedWay {
 export interface BrowserCapabilities {
   /** fetch takes a streamed request body (requestStreamsSupported, and not a Firefox build). */
   requestStreams: boolean;
+  /**
+   * It can keep a copy of the ciphertext on disk (the extension's scratch files; assumed when not
+   * said). The server's upload page cannot: where the server takes parts, every file goes in parts,
+   * which read the file as they send it, whatever its size.
+   */
+  copyOnDisk?: boolean;
 }
 
 /** What this browser measured beyond one server: its encryption rates and the fastest stream it sent. */
@@ -96,7 +102,8 @@ export const browserFigures = (caps: Capabilities): BrowserFigures => ({
 export function planUpload(q: PlanQuestion): PlannedWay[] {
   if (q.mode !== 'client') return [{ way: 'disk', reason: 'not encrypted' }];
   const plan: PlannedWay[] = [];
-  if (q.size >= MEASURED_FROM_BYTES && q.server?.parts === true)
+  const partsFrom = q.browser.copyOnDisk === false ? 0 : MEASURED_FROM_BYTES;
+  if (q.size >= partsFrom && q.server?.parts === true)
     plan.push({ way: 'parts', reason: 'server takes parts' });
   const oneRequest = chooseOneRequest(q);
   plan.push(oneRequest);

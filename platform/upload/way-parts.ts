@@ -11,199 +11,93 @@
 // fewer than MAX_ON_DISK parts are off the server: the worker waits for the next, so the disk holds a
 // few parts, never the whole copy. Each finished part goes as an XHR PUT of its raw bytes (as a File
 // with a path where Chromium has one: path-backed-file.ts; this document makes the XHR, as that
-// requires), at most MAX_IN_FLIGHT at once; one that fails on the network is sent once more. A
-// part's file is removed once the server has it; on failure or cancel every file is removed and the
-// session aborted (DELETE), best-effort, before the caller hears of it.
+// requires). The protocol (Start, at most two parts in flight, one sent again after a network failure,
+// Done; Abort on failure or cancel) is lib/upload/parts-runner.ts, which the server's own upload page
+// runs too. A part's file is removed once the server has it; on failure or cancel every file is
+// removed and the session aborted (DELETE), best-effort, before the caller hears of it.
 import { STREAM_CHUNK_BYTES } from '../../lib/crypto';
 import { type FileCipher, sealedSize } from '../../lib/crypto/file-cipher';
+import { deferredByIndex } from '../../lib/deferred';
 import { t } from '../../lib/i18n';
-import {
-  buildPartsStart,
-  checkPartAnswer,
-  fieldsForm,
-  type PartsSession,
-  partSize,
-  partsSessionUrl,
-  partUrl,
-  readPartsStart,
-  readUploadAnswer,
-  UploadError,
-  xhrExchange,
-} from '../../lib/upload';
-import { abortedError, atAddress } from '../../lib/upload/errors';
-import { serverAddress } from '../../lib/upload/links';
+import { abortedError } from '../../lib/upload/errors';
+import { type PartsSession, partSize } from '../../lib/upload/parts';
+import { type PartsExchange, type PartsSource, uploadInParts } from '../../lib/upload/parts-runner';
 import { Declined, type Sent, type UploadWay, type WayJob } from '../../lib/upload/plan';
+import { xhrExchange } from '../../lib/upload/transport';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
 import { createScratch, type Scratch } from '../storage/scratch-files';
 import { sealIntoFiles } from './encrypt-worker-session';
 
-/** Parts being sent at once: two keep the link busy across one part's answer. */
-const MAX_IN_FLIGHT = 2;
 /** Part files handed out and not yet on the server: two being sent and one ready, or being written. */
 const MAX_ON_DISK = 3;
-/** How long Abort may take before it is left to the server's sweeper. */
-const ABORT_WITHIN_MS = 10_000;
 
 const PHASES = ['uploading'] as const;
 
-/** A promise that is settled from outside. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<T>((ok, fail) => {
-    resolve = ok;
-    reject = fail;
-  });
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}
+/** The requests, with XHR: this document makes them (a path-backed File needs that), with progress. */
+const exchange: PartsExchange<Blob> = (req, options) => xhrExchange(XMLHttpRequest, req, options);
 
 /**
- * Uploads the job's file encrypted in parts. Resolves with the result, or Declined when nothing was
- * uploaded and the plan's next way should send it: the server has no parts after all, has too many
- * sessions open from here, or no worker with a sync access handle could start here.
+ * Uploads the job's file encrypted in parts (lib/upload/parts-runner.ts runs the protocol). Resolves
+ * with the result, or Declined when nothing was uploaded and the plan's next way should send it: the
+ * server has no parts after all, has too many sessions open from here, or no worker with a sync
+ * access handle could start here.
  */
 async function sendInParts(job: WayJob): Promise<Sent | Declined> {
   const { cipher, request } = job;
   if (!cipher) throw new TypeError('The parts way sends encrypted files only.');
-  const { target, options, file: info, iv, signal, timeoutMs } = request;
+  const { target, options, file, iv, signal, timeoutMs } = request;
   const total = sealedSize(cipher, job.file.size);
-  const start = buildPartsStart(target, options, info, total, iv);
-  const address = serverAddress(target);
-  const located = (err: unknown) => (err instanceof UploadError ? atAddress(err, address) : err);
-
-  let session: PartsSession | Declined;
-  try {
-    session = readPartsStart(
-      await xhrExchange(
-        XMLHttpRequest,
-        { method: 'POST', url: start.url, headers: start.headers, body: fieldsForm(start.fields) },
-        { signal, timeoutMs },
-      ),
-      total,
-    );
-  } catch (err) {
-    throw located(err);
-  }
-  if (session instanceof Declined) return session;
-  return runSession(job, cipher, session, start.url, start.headers, located);
+  const sent = await uploadInParts({
+    target,
+    options,
+    file,
+    iv,
+    total,
+    signal,
+    timeoutMs,
+    exchange,
+    open: (session, stop) => partFiles(job, cipher, session, stop, signal),
+    onProgress: (done) => job.onProgress({ phases: PHASES, phase: 'uploading', done, total }),
+  });
+  return sent instanceof Declined ? sent : { result: sent.result };
 }
 
-async function runSession(
+/**
+ * The parts as OPFS files the files worker writes: made (and held, so no sweep takes them) and handed
+ * out only while fewer than MAX_ON_DISK parts are off the server, each removed once the server has it.
+ */
+function partFiles(
   job: WayJob,
   cipher: FileCipher,
   session: PartsSession,
-  base: string,
-  headers: Record<string, string>,
-  located: (err: unknown) => unknown,
-): Promise<Sent | Declined> {
-  const { target, options, iv, signal, timeoutMs } = job.request;
+  stop: AbortSignal,
+  signal: AbortSignal | undefined,
+): PartsSource<Blob> {
   const { parts } = session;
-  // Stops the worker and every request: the caller's cancel, or this upload's first failure.
-  const stop = new AbortController();
-  const onCancel = () => stop.abort(signal?.reason);
-  signal?.addEventListener('abort', onCancel, { once: true });
-
   const files = new Map<number, Scratch>();
+  const written = deferredByIndex<void>();
   const making = new Set<Promise<unknown>>();
-  const ready: number[] = [];
-  const sending = new Map<number, number>();
   let handedOut = 0;
   let onServer = 0;
-  let onServerBytes = 0;
-  let inFlight = 0;
   let give: ((index: number, name: string) => void) | undefined;
-  const failed = deferred<never>();
-  const allSent = deferred<void>();
   let failure: unknown;
-  const fail = (err: unknown) => {
-    if (failure !== undefined) return;
-    failure = err;
-    stop.abort(err);
-    failed.reject(err);
-  };
-
-  const report = () => {
-    let done = onServerBytes;
-    for (const bytes of sending.values()) done += bytes;
-    if (!stop.signal.aborted)
-      job.onProgress({ phases: PHASES, phase: 'uploading', done, total: session.total });
+  const failAll = (err: unknown) => {
+    failure ??= err;
+    written.rejectAll(parts, err);
   };
 
   /** Makes part files while fewer than MAX_ON_DISK parts are off the server, and hands them out. */
   const handOut = () => {
-    while (handedOut < parts && handedOut - onServer < MAX_ON_DISK && !stop.signal.aborted) {
+    while (handedOut < parts && handedOut - onServer < MAX_ON_DISK && !stop.aborted) {
       const index = handedOut++;
       const made = createScratch('upload').then((scratch) => {
         files.set(index, scratch);
-        if (stop.signal.aborted) return;
+        if (stop.aborted) return;
         give?.(index, scratch.name);
-      }, fail);
+      }, failAll);
       making.add(made);
       void made.finally(() => making.delete(made));
     }
-  };
-
-  const sendPart = async (index: number) => {
-    const scratch = files.get(index)!;
-    const size = partSize(session, index);
-    const body = (await pathBackedScratchFile(scratch.name, size)) ?? (await scratch.handle.getFile());
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const answer = await xhrExchange(
-          XMLHttpRequest,
-          {
-            method: 'PUT',
-            url: partUrl(base, session.id, index),
-            headers: { ...headers, 'Content-Type': 'application/octet-stream' },
-            body,
-          },
-          {
-            signal: stop.signal,
-            timeoutMs,
-            onProgress: (loaded) => {
-              sending.set(index, loaded);
-              report();
-            },
-          },
-        );
-        checkPartAnswer(answer, index, parts);
-        return size;
-      } catch (err) {
-        sending.delete(index);
-        // Sending an index again replaces it: a broken connection costs this part once.
-        const lost = err instanceof UploadError && (err.kind === 'network' || err.kind === 'timeout');
-        if (lost && attempt === 0 && !stop.signal.aborted) continue;
-        throw located(err);
-      }
-    }
-  };
-
-  const pump = () => {
-    while (inFlight < MAX_IN_FLIGHT && ready.length > 0 && !stop.signal.aborted) {
-      const index = ready.shift()!;
-      inFlight++;
-      sendPart(index).then(async (size) => {
-        inFlight--;
-        sending.delete(index);
-        onServer++;
-        onServerBytes += size;
-        report();
-        const scratch = files.get(index);
-        files.delete(index);
-        await scratch?.remove();
-        if (onServer === parts) allSent.resolve();
-        handOut();
-        pump();
-      }, fail);
-    }
-  };
-
-  const partDone = (index: number, size: number) => {
-    const expected = partSize(session, index);
-    if (size !== expected) return fail(new Error(t('partsPartWrongSize', index + 1, size, expected)));
-    ready.push(index);
-    pump();
   };
 
   const encrypted = sealIntoFiles({
@@ -212,59 +106,44 @@ async function runSession(
     partBytes: session.partBytes,
     chunkSize: STREAM_CHUNK_BYTES,
     freeSpent: job.freeSpent,
-    signal: stop.signal,
-    onPartDone: partDone,
+    signal: stop,
+    onPartDone(index, size) {
+      const expected = partSize(session, index);
+      if (size !== expected) failAll(new Error(t('partsPartWrongSize', index + 1, size, expected)));
+      else written.of(index).resolve();
+    },
     handOut: (handTo) => {
       give = handTo;
       for (const [index, scratch] of files) handTo(index, scratch.name);
     },
     aborted: () => failure ?? abortedError(signal?.reason),
   });
-  encrypted.catch(() => {});
+  encrypted.catch(failAll);
   handOut();
 
-  let succeeded = false;
-  try {
-    const sealed = await Promise.race([encrypted, failed.promise]);
-    // No worker with a sync access handle here: nothing was written or sent (the session is aborted).
-    if (sealed instanceof Declined) return sealed;
-    await Promise.race([allSent.promise, failed.promise]);
-    const answer = await xhrExchange(
-      XMLHttpRequest,
-      { method: 'POST', url: partsSessionUrl(base, session.id), headers, body: null },
-      { signal: stop.signal, timeoutMs },
-    ).catch((err) => {
-      throw located(err);
-    });
-    const result = readUploadAnswer(target, options, iv, answer);
-    succeeded = true;
-    return { result };
-  } catch (err) {
-    fail(err);
-    if (signal?.aborted) throw abortedError(signal.reason);
-    throw err;
-  } finally {
-    signal?.removeEventListener('abort', onCancel);
-    if (!succeeded) {
-      stop.abort(failure);
+  return {
+    async part(index) {
+      await written.of(index).promise;
+      const scratch = files.get(index)!;
+      const size = partSize(session, index);
+      // As a File with a path where Chromium has one (path-backed-file.ts): sent from disk.
+      return (await pathBackedScratchFile(scratch.name, size)) ?? (await scratch.handle.getFile());
+    },
+    async sent(index) {
+      onServer++;
+      const scratch = files.get(index);
+      files.delete(index);
+      await scratch?.remove();
+      handOut();
+    },
+    made: encrypted,
+    async close() {
       // The worker lets go of the part it was writing before its file can be removed.
       await encrypted.catch(() => {});
-      await abortSession(partsSessionUrl(base, session.id), headers);
-    }
-    await Promise.allSettled([...making]);
-    await Promise.all([...files.values()].map((scratch) => scratch.remove()));
-  }
-}
-
-/** Abort: the server removes what the session stored. Best-effort: its sweeper ends it otherwise. */
-async function abortSession(url: string, headers: Record<string, string>): Promise<void> {
-  await fetch(url, {
-    method: 'DELETE',
-    headers,
-    credentials: 'omit',
-    referrerPolicy: 'no-referrer',
-    signal: AbortSignal.timeout(ABORT_WITHIN_MS),
-  }).catch(() => {});
+      await Promise.allSettled([...making]);
+      await Promise.all([...files.values()].map((scratch) => scratch.remove()));
+    },
+  };
 }
 
 export const partsWay: UploadWay = { send: sendInParts };

@@ -1,4 +1,4 @@
-// A file of the recipient page as the server serves it: its bytes, its type and an ETag.
+// A file of the recipient page or the home page (the upload page) as the server serves it: its bytes, its type and an ETag.
 import { createHash } from 'node:crypto';
 
 export interface Asset {
@@ -8,9 +8,9 @@ export interface Asset {
 }
 
 export interface RecipientBuild {
-  /** The files by name: `recipient.js`, `sw.js`, `recipient.css`, `icon.png`. */
+  /** The files by name: `recipient.js`, `sw.js`, `home.js`, `recipient.css`, `icon.png`. */
   files: Map<string, Asset>;
-  /** Every source file bundled, relative to the project (none from node_modules: no third-party code). */
+  /** Every source file bundled, relative to the project (from node_modules: the home page's QR encoder, uqr, only). */
   inputs: string[];
 }
 
@@ -18,6 +18,7 @@ export interface RecipientBuild {
 export const RECIPIENT_FILES = {
   'recipient.js': 'text/javascript; charset=utf-8',
   'sw.js': 'text/javascript; charset=utf-8',
+  'home.js': 'text/javascript; charset=utf-8',
   'recipient.css': 'text/css; charset=utf-8',
   'icon.png': 'image/png',
 } as const;

@@ -1,4 +1,4 @@
-// Builds the page's script, its service worker and its style from the project's own code (lib/crypto,
+// Builds the recipient page's script, its service worker, the home page's script and their style from the project's own code (lib/crypto,
 // lib/i18n) with esbuild, in memory. The server run from the repository builds them when it first needs
 // them (assets-source.ts); `npm run pack:server` builds them once into the package (assets-packed.ts).
 import { readFile } from 'node:fs/promises';
@@ -7,9 +7,12 @@ import { asset, type RecipientBuild, type RecipientFileName } from './asset';
 
 const here = (path: string) => new URL(path, import.meta.url).pathname;
 
-/** Only the messages the page can show go into its script (both languages), not the extension's. */
+/**
+ * Only the messages the pages can show go into their scripts (both languages), not the extension's:
+ * the recipient page's, and the home page's with the upload errors and the "Delete after" choices.
+ */
 const PAGE_MESSAGES =
-  /^(recipient[A-Z]|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey|SecretShape|FormatUnknown)$|integrity[A-Z]|bytes_)/;
+  /^(recipient[A-Z]|home[A-Z]|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey|SecretShape|FormatUnknown)$|integrity[A-Z]|bytes_|upload[A-Z]|parts[A-Z]|deleteAfter|deleteNever$)/;
 
 /** Cuts the extension's message files down to the page's messages as they are bundled (the page's script, the server). */
 export const pageMessagesPlugin: Plugin = {
@@ -29,7 +32,11 @@ export const pageMessagesPlugin: Plugin = {
 
 export async function buildRecipientFiles(): Promise<RecipientBuild> {
   const result = await build({
-    entryPoints: { recipient: here('./client/page.ts'), sw: here('./client/sw.ts') },
+    entryPoints: {
+      recipient: here('./client/page.ts'),
+      sw: here('./client/sw.ts'),
+      home: here('./client/home.ts'),
+    },
     bundle: true,
     write: false,
     outdir: here('./out'),

@@ -3,7 +3,8 @@
 // and leaves every other request to the server's own routes.
 //
 //   GET  <link of a client-encrypted upload>   the page (never counts as a download)
-//   GET  /_hushdrop/recipient.js, sw.js, recipient.css
+//   GET  /                                      the home page: an upload page for anyone (no extension)
+//   GET  /_hushdrop/recipient.js, sw.js, home.js, recipient.css
 //   POST /_hushdrop/file/<name>                 the stored bytes; counts one download
 //
 // `/u/_hushdrop/…` is the same, for proxies that map a host of its own onto `/u/` (Teknik's u.<domain>).
@@ -12,7 +13,7 @@ import type { Readable } from 'node:stream';
 import { recipientAssets } from './assets';
 import { serveBytes } from './bytes';
 import { acceptedLanguage } from './language';
-import { renderPage } from './page';
+import { renderHome, renderPage } from './page';
 import { COMMON_HEADERS, pageHeaders, WORKER_CSP } from './security';
 import { opensInBrowser, type RecipientStore, type RecipientUpload } from './upload';
 
@@ -90,13 +91,15 @@ export function recipientPage<R extends RecipientUpload>(store: RecipientStore<R
     /**
      * Answers the request when it is the recipient page's and resolves true; resolves false (having
      * read nothing) otherwise. `fileName` is the upload a GET or HEAD of this address would download,
-     * as the server's router found it; `body` is the request body as the server reads it.
+     * as the server's router found it; `home` says the router found the server's root (the home
+     * page); `body` is the request body as the server reads it.
      */
     async answer(
       req: IncomingMessage,
       body: Readable,
       res: ServerResponse,
       fileName?: string,
+      home = false,
     ): Promise<boolean> {
       const { pathname } = new URL(req.url ?? '/', 'http://recipient.invalid');
       const own = OWN_PATH.exec(pathname);
@@ -104,17 +107,17 @@ export function recipientPage<R extends RecipientUpload>(store: RecipientStore<R
         await serveOwn(store, req, body, res, own[1]!);
         return true;
       }
+      const language = () => acceptedLanguage(req.headers['accept-language']);
+      if (home && (req.method === 'GET' || req.method === 'HEAD')) {
+        body.resume();
+        send(res, req, 200, pageHeaders(), renderHome(pathname, language()));
+        return true;
+      }
       if (fileName === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
       const upload = await store.find(fileName);
       if (!upload || !opensInBrowser(upload)) return false;
       body.resume();
-      send(
-        res,
-        req,
-        200,
-        pageHeaders(),
-        renderPage(upload, pathname, acceptedLanguage(req.headers['accept-language'])),
-      );
+      send(res, req, 200, pageHeaders(), renderPage(upload, pathname, language()));
       return true;
     },
   };

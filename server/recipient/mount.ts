@@ -16,5 +16,11 @@ export const recipientRoutes: MountedRoutes = (x, ctx) => {
   // The server's own paths (info, health, metrics) stay the server's.
   if (x.route.kind === 'info' || x.route.kind === 'health' || x.route.kind === 'metrics')
     return Promise.resolve(false);
-  return page.answer(x.req, x.body, x.res, x.route.kind === 'download' ? x.route.fileName : undefined);
+  return page.answer(
+    x.req,
+    x.body,
+    x.res,
+    x.route.kind === 'download' ? x.route.fileName : undefined,
+    x.route.kind === 'index',
+  );
 };

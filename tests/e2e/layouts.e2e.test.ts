@@ -116,6 +116,15 @@ const PAGES: PageEntry[] = [
       return page;
     },
   },
+  {
+    // The server's home page, the upload page for people without the extension.
+    name: 'home',
+    open: async (d, c) => {
+      const page = await d.openUrl(`${new URL(c.link).origin}/`);
+      await page.waitFor('#files', { visible: true });
+      return page;
+    },
+  },
 ];
 
 /** The payment page: presses its button to fetch the request (the host is granted), waits for the verdict. */

@@ -191,6 +191,7 @@ describe('the page’s own addresses', () => {
     for (const [name, type] of [
       ['recipient.js', 'text/javascript; charset=utf-8'],
       ['sw.js', 'text/javascript; charset=utf-8'],
+      ['home.js', 'text/javascript; charset=utf-8'],
       ['recipient.css', 'text/css; charset=utf-8'],
       ['icon.png', 'image/png'],
     ]) {
@@ -211,11 +212,18 @@ describe('the page’s own addresses', () => {
   it('are built from the project’s own code only, with no eval', async () => {
     const { files, inputs } = await recipientAssets();
     expect(inputs.length).toBeGreaterThan(5);
-    // Besides the project's code, only the well-kept base64 library lib/crypto/link.ts uses.
+    // Besides the project's code, only the well-kept base64 library lib/crypto/link.ts uses, and for
+    // the home page the QR encoder of lib/qr-modules.ts and the SHA-256 of lib/crypto/iv.ts (which
+    // file-cipher.ts, the one cipher chooser, carries for the Teknik format).
     expect(
-      inputs.filter((i) => !/^(lib|server\/recipient|public\/_locales|node_modules\/@scure\/base)\//.test(i)),
+      inputs.filter(
+        (i) =>
+          !/^(lib|server\/recipient|public\/_locales|node_modules\/(@scure\/base|uqr|@noble\/hashes))\//.test(
+            i,
+          ),
+      ),
     ).toEqual([]);
-    for (const name of ['recipient.js', 'sw.js']) {
+    for (const name of ['recipient.js', 'sw.js', 'home.js']) {
       const text = files.get(name)!.body.toString();
       expect(text).not.toMatch(/\beval\(|new Function\(/);
     }
@@ -260,5 +268,37 @@ describe('the page’s own addresses', () => {
     expect((await fetch(`${t.server.baseUrl}/_hushdrop/stream/abc`)).status).toBe(404);
     expect((await fetch(`${t.server.baseUrl}/_hushdrop/../u/x`)).status).toBe(404);
     expect((await fetch(`${t.server.baseUrl}/_hushdrop/info`, { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+describe('the home page (GET /)', () => {
+  it('is an upload page with the recipient page’s strict CSP, its own script and no inline script', async () => {
+    const res = await fetch(`${t.server.baseUrl}/`, { headers: { 'Accept-Language': 'de-CH, en;q=0.5' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    expect(html).toContain('<title>Datei senden – Hushdrop</title>');
+    const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map(([, attrs, body]) => [attrs!.trim(), body])).toEqual([
+      ['src="./_hushdrop/home.js" data-info="./_hushdrop/info" defer', ''],
+    ]);
+    expect(html).not.toMatch(/\son[a-z]+=|https?:\/\//i);
+    // A HEAD is the same page without its body; any other method is not the page's.
+    const head = await fetch(`${t.server.baseUrl}/`, { method: 'HEAD' });
+    expect(head.headers.get('content-security-policy')).toBe(PAGE_CSP);
+  });
+
+  it('carries its messages in both languages, and the recipient page offers to send a file back', async () => {
+    const { files } = await recipientAssets();
+    const home = files.get('home.js')!.body.toString();
+    expect(home).toContain('Dateien auswählen');
+    expect(home).toContain('Choose files');
+    expect(home).not.toContain('Payment request');
+    expect(files.get('recipient.js')!.body.toString()).toContain('Eine Datei zurücksenden');
+    const { url } = await clientUpload();
+    expect(await (await fetch(url)).text()).toContain('data-home="./"');
   });
 });

@@ -133,7 +133,7 @@ describe('the installed package', () => {
     for (const [name, version] of Object.entries(manifest.dependencies))
       expect(ours.dependencies[name], name).toBe(version);
     expect(await readdir(join(packageDir, 'recipient'))).toEqual(
-      ['icon.png', 'recipient.css', 'recipient.js', 'sw.js'].sort(),
+      ['home.js', 'icon.png', 'recipient.css', 'recipient.js', 'sw.js'].sort(),
     );
     const script = await readFile(join(packageDir, 'bin', 'hushdrop-server.js'), 'utf8');
     expect(script.startsWith('#!/usr/bin/env node\n')).toBe(true);
@@ -147,7 +147,7 @@ describe('the installed package', () => {
     expect((await stat(join(prefix, 'bin', 'hushdrop-server'))).isFile()).toBe(true);
   });
 
-  it('runs as `hushdrop-server`: takes an upload, opens the recipient page, and stops on SIGTERM', async () => {
+  it('runs as `hushdrop-server`: takes an upload, opens the recipient page and the home page, and stops on SIGTERM', async () => {
     const dataDir = join(scratch, 'data-cli');
     const server = await startCommand([join(prefix, 'bin', 'hushdrop-server')], {
       PORT: '0',
@@ -173,6 +173,12 @@ describe('the installed package', () => {
       expect(pageScript.status).toBe(200);
       expect(pageScript.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect(await pageScript.text()).toContain('Herunterladen und entschlüsseln');
+      // The home page is the upload page, its script built at pack time too.
+      const home = await (await fetch(`${baseUrl}/`, { headers: { 'Accept-Language': 'de' } })).text();
+      expect(home).toContain('<title>Datei senden – Hushdrop</title>');
+      const homeSrc = /<script src="([^"]+home\.js)"/.exec(home)?.[1];
+      expect(homeSrc).toBeDefined();
+      expect(await (await fetch(new URL(homeSrc!, `${baseUrl}/`))).text()).toContain('Dateien auswählen');
       const info = await (await fetch(`${baseUrl}/_hushdrop/info`)).json();
       expect(info.version).toBe(JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')).version);
     } finally {

@@ -49,6 +49,8 @@ const DISK_FOR_LONG: ServerRecord = { ...FAST_LINK, rates: { ...FAST_LINK.rates,
 
 const CHROMIUM = { requestStreams: true };
 const FIREFOX = { requestStreams: false };
+/** The server's upload page: no copy on disk, no request streams (it runs in any engine). */
+const PAGE = { requestStreams: false, copyOnDisk: false };
 const NO_FIGURES: BrowserFigures = { encrypt: {}, streamCap: 0 };
 const MEASURED: BrowserFigures = { encrypt: { teknik: figure(500) }, streamCap: 27 * MIB };
 
@@ -85,6 +87,9 @@ const TABLE: Row[] = [
   ['an address that is not a URL',                  'client', 'teknik', 1,   undefined, NOTHING_KNOWN,      CHROMIUM, NO_FIGURES, [disk('cannot stream')]],
   ['rates say the disk way wins: no stream at all', 'client', 'teknik', 64,  HTTPS, FAST_LINK,              CHROMIUM, MEASURED,   [disk('figures')]],
   ['same rates, parts still first',                 'client', 'teknik', 64,  HTTPS, { ...FAST_LINK, parts: true }, CHROMIUM, MEASURED, [parts, disk('figures')]],
+  ['the page, 1 byte to a server with parts: parts', 'client', 'ece',    1 / MIB, HTTPS, HUSHDROP,           PAGE,     NO_FIGURES, [parts, disk('cannot stream')]],
+  ['the page, 7 MiB to a server with parts: parts', 'client', 'ece',    7,   HTTP,  HUSHDROP,               PAGE,     NO_FIGURES, [parts, disk('cannot stream')]],
+  ['the page, a server without parts: one request', 'client', 'ece',    7,   HTTP,  HUSHDROP_WITHOUT_PARTS, PAGE,     NO_FIGURES, [disk('cannot stream')]],
   ['long on the disk way: the stream probed',       'client', 'teknik', 64,  HTTPS, DISK_FOR_LONG,          CHROMIUM, MEASURED,   [stream('probe'), ifRefused]],
 ];
 

@@ -128,4 +128,15 @@ function start(): void {
   show(heading(), facts(file, size), el('p', { className: 'note' }, t('recipientExplain')), button);
 }
 
+/** A way to the server's home page, to send a file in return (it needs no extension either). */
+function sendBack(): HTMLElement {
+  const home = document.querySelector<HTMLScriptElement>('script[data-home]')?.dataset.home ?? './';
+  return el(
+    'p',
+    { className: 'send-back' },
+    el('a', { href: home, id: 'send-back' }, t('recipientSendBack')),
+  );
+}
+
 start();
+document.getElementById('app')!.append(sendBack());

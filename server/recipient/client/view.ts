@@ -5,7 +5,9 @@ type Child = Node | string;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  props: Partial<Record<'id' | 'className' | 'role' | 'type', string>> = {},
+  props: Partial<
+    Record<'id' | 'className' | 'role' | 'type' | 'href' | 'for' | 'name' | 'aria-label', string>
+  > = {},
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

@@ -49,6 +49,12 @@ export interface PartsFront {
   closeConnections: boolean;
   /** Cut the connections of the next `attempts` PUTs of part `index` (Infinity: all of them). */
   dropPart?: { index: number; attempts: number };
+  /**
+   * Say where requests came to (X-Forwarded-Host and -Proto), as a proxy does, so that a server that
+   * trusts this front names the front's addresses in its answers (the home page reads them from
+   * `/_hushdrop/info` and uses only those on its own origin).
+   */
+  forwarded: boolean;
   /** Hold the next PUT of this part index unanswered (once) until `releaseHeld` or `close`. */
   holdPart?: number;
   /** The held request, once one is held. */
@@ -66,6 +72,7 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     noParts: false,
     info: 'server',
     closeConnections: false,
+    forwarded: false,
     releaseHeld() {
       for (const res of heldResponses) res.destroy();
       heldResponses.clear();
@@ -82,8 +89,11 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     front.closeConnections ? { ...headers, connection: 'close' } : headers;
 
   const pass = (req: IncomingMessage, res: ServerResponse, seen: Seen) => {
+    const headers = front.forwarded
+      ? { ...req.headers, 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' }
+      : req.headers;
     const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
       (answer) => {
         seen.status = answer.statusCode;
         res.writeHead(answer.statusCode ?? 502, closing(answer.headers));

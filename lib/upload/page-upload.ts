@@ -1,0 +1,189 @@
+/**
+ * An upload from the server's own page (server/recipient/client/home.ts), in any browser, without the
+ * extension. Each file is sealed in the authenticated format with a secret of its own, and travels as
+ * the one planner (plan.ts) says for a client with no copy on disk: in parts (parts-runner.ts) cut from
+ * the sealed stream as the file is read (stream-parts.ts) wherever the server takes them, so the page
+ * never holds the file whole; only a server that declines parts gets it as one request, sealed into a
+ * Blob first. The requests are injected (XMLHttpRequest in the page, for progress; fetch in tests).
+ */
+import { newFileCipher, sealedSize, sealedStream } from '../crypto/file-cipher';
+import type { PhaseProgress } from '../jobs/progress';
+import { sendUpload } from './client';
+import { abortedError } from './errors';
+import { deletionLink, shareLink } from './links';
+import { type PartsExchange, uploadInParts } from './parts-runner';
+import { Declined, planUpload, tryInOrder, type UploadWay, type WayJob } from './plan';
+import type { ServerInfo } from './server-info';
+import { streamParts } from './stream-parts';
+import type { ExpireUnit, Transport, UploadOptions, UploadResult, UploadTarget, Variant } from './types';
+
+/** The variant the page sends with, and whether it needs an account's name and token. */
+export interface PageTarget {
+  variant: Variant;
+  target: UploadTarget;
+  needsAccount: boolean;
+  /** The "Delete after" units this variant takes (none: the field is not shown). */
+  expiry: ExpireUnit[];
+}
+
+/**
+ * The variant for the page, from the server's info answer (read with readServerInfo): one open to
+ * anyone, the one that lists "Delete after" units first (the legacy variant on a Hushdrop server);
+ * else one that takes an account. Undefined when the server takes no uploads the page can make.
+ */
+export function pageTarget(info: ServerInfo): PageTarget | undefined {
+  const { legacy, current } = info;
+  const open = [legacy, current].filter((v) => v?.uploads === 'open');
+  open.sort((a, b) => (b?.expiry.length ?? 0) - (a?.expiry.length ?? 0));
+  const chosen = open[0] ?? (current?.uploads === 'accounts' ? current : undefined);
+  if (!chosen) return undefined;
+  if (chosen === legacy)
+    return {
+      variant: 'legacy',
+      target: { variant: 'legacy', addresses: { baseUrl: legacy.baseUrl, apiUrl: '', uploadUrl: '' } },
+      needsAccount: false,
+      expiry: legacy.expiry,
+    };
+  const c = chosen as NonNullable<ServerInfo['current']>;
+  return {
+    variant: 'current',
+    target: { variant: 'current', addresses: { baseUrl: '', apiUrl: c.apiUrl, uploadUrl: c.uploadUrl } },
+    needsAccount: c.uploads === 'accounts',
+    expiry: c.expiry,
+  };
+}
+
+export interface PageUploadArgs {
+  /** The file as chosen (a File in the page): read as it is sent. */
+  file: Blob;
+  name: string;
+  type: string;
+  to: PageTarget;
+  /** The account, where the target needs one. */
+  credentials?: { username: string; token: string };
+  /** "Delete after", as lib/settings/delete-after.ts offers it (absent: never). */
+  expiry?: { unit: ExpireUnit; length: number };
+  /** The server's info answer listed parts (readServerKind). */
+  takesParts: boolean;
+  /** Start, the parts, Done and Abort. */
+  exchange: PartsExchange<Uint8Array<ArrayBuffer>>;
+  /** The one request, when the server declines parts. */
+  transport: Transport;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?(p: PhaseProgress): void;
+}
+
+export interface PageUploaded {
+  /** The link to share: the file's address and `#ece1.<secret>` (the secret never went to the server). */
+  link: string;
+  /** The link that deletes the upload, when the server gave a deletion key. */
+  deletion?: string;
+  result: UploadResult;
+}
+
+/** The parts way of the page: parts cut from the sealed stream as the file is read. */
+function partsFromStream(exchange: PartsExchange<Uint8Array<ArrayBuffer>>): UploadWay {
+  return {
+    async send(job) {
+      const cipher = job.cipher!;
+      const { target, options, file, signal, timeoutMs } = job.request;
+      const sent = await uploadInParts({
+        target,
+        options,
+        file,
+        total: sealedSize(cipher, job.file.size),
+        exchange,
+        signal,
+        timeoutMs,
+        open: (session, stop) => streamParts(sealedStream(job.file, cipher), session, stop),
+        onProgress: (done, total) =>
+          job.onProgress({ phases: ['uploading'], phase: 'uploading', done, total }),
+      });
+      return sent instanceof Declined ? sent : { result: sent.result };
+    },
+  };
+}
+
+/** The one-request way of the page: the ciphertext sealed into a Blob (the browser may keep it on disk), then sent. */
+function sealedInOneRequest(transport: Transport): UploadWay {
+  return {
+    async send(job) {
+      const cipher = job.cipher!;
+      const { signal } = job.request;
+      const reader = (await sealedStream(job.file, cipher)).getReader();
+      const chunks: Uint8Array<ArrayBuffer>[] = [];
+      for (;;) {
+        if (signal?.aborted) {
+          await reader.cancel().catch(() => {});
+          throw abortedError(signal.reason);
+        }
+        const step = await reader.read();
+        if (step.done) break;
+        chunks.push(step.value as Uint8Array<ArrayBuffer>);
+      }
+      const result = await sendUpload({
+        ...job.request,
+        body: new Blob(chunks),
+        transport,
+        onProgress: (done, total) =>
+          job.onProgress({ phases: ['uploading'], phase: 'uploading', done, total }),
+      });
+      return { result };
+    },
+  };
+}
+
+/** Uploads one file from the page; rejects with the UploadError (or other typed error) to show. */
+export async function uploadFromPage(u: PageUploadArgs): Promise<PageUploaded> {
+  const cipher = newFileCipher('ece');
+  if (cipher.format !== 'ece') throw new TypeError('The page seals in the authenticated format.');
+  const { target } = u.to;
+  const withAccount: UploadTarget =
+    u.to.needsAccount && u.credentials ? { ...target, credentials: u.credentials } : target;
+  const options: UploadOptions = {
+    mode: 'client',
+    format: 'ece',
+    saveKey: false,
+    genDeletionKey: true,
+    ...(u.expiry ? { expireUnit: u.expiry.unit, expireLength: u.expiry.length } : {}),
+  };
+  const origin = URL.canParse(withAccount.addresses.baseUrl || withAccount.addresses.apiUrl)
+    ? new URL(withAccount.addresses.baseUrl || withAccount.addresses.apiUrl).origin
+    : undefined;
+  const plan = planUpload({
+    mode: 'client',
+    format: 'ece',
+    size: u.file.size,
+    origin,
+    server: { parts: u.takesParts, at: 0 },
+    browser: { requestStreams: false, copyOnDisk: false },
+    figures: { encrypt: {}, streamCap: 0 },
+  });
+  const oneRequest = sealedInOneRequest(u.transport);
+  const job: WayJob = {
+    file: u.file,
+    cipher,
+    request: {
+      target: withAccount,
+      options,
+      file: { name: u.name, type: u.type },
+      signal: u.signal,
+      timeoutMs: u.timeoutMs,
+    },
+    onProgress: (p) => u.onProgress?.(p),
+    freeSpent: false,
+  };
+  const { sent } = await tryInOrder(
+    plan,
+    // No request streams are planned for the page (it runs in every engine); the disk way is the one request.
+    { parts: partsFromStream(u.exchange), stream: oneRequest, disk: oneRequest },
+    job,
+    () => {},
+  );
+  return {
+    link: shareLink(sent.result, cipher.secret),
+    deletion: deletionLink(withAccount, sent.result),
+    result: sent.result,
+  };
+}

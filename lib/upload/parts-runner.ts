@@ -1,0 +1,238 @@
+/**
+ * Runs one upload in parts (the protocol is parts.ts): Start, then each part PUT as soon as its source
+ * has made it, at most MAX_IN_FLIGHT at once, then Done, whose answer is the upload's; on a failure or
+ * a Cancel, Abort (DELETE), so the server keeps nothing. Browser-neutral: where a part's bytes come
+ * from (a part file a worker wrote, in the extension; a slice of the sealed stream held in memory, in
+ * the server's upload page) is the PartsSource, and the requests go through an injected exchange
+ * (XMLHttpRequest for progress in both; fetch in Node's tests).
+ */
+import { deferred } from '../deferred';
+import { readUploadAnswer } from './client';
+import { abortedError, atAddress, UploadError } from './errors';
+import { partsSessionUrl, partUrl } from './hushdrop-api';
+import { serverAddress } from './links';
+import { buildPartsStart, checkPartAnswer, type PartsSession, partSize, readPartsStart } from './parts';
+import { Declined } from './plan';
+import { fieldsForm } from './request';
+import type {
+  FileInfo,
+  TransportOptions,
+  TransportResponse,
+  UploadOptions,
+  UploadResult,
+  UploadTarget,
+} from './types';
+
+/** Parts being made ready or sent at once: two keep the link busy across one part's answer. */
+export const MAX_IN_FLIGHT = 2;
+/** How long Abort may take before it is left to the server's sweeper. */
+export const ABORT_WITHIN_MS = 10_000;
+
+/** One request of the protocol: Start's form, a part's bytes (`B`), or nothing (Done, Abort). */
+export interface PartsRequest<B> {
+  method: 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  body: FormData | B | null;
+}
+
+/** Sends one request; rejects with an UploadError as the transports do (transport.ts). */
+export type PartsExchange<B> = (
+  req: PartsRequest<B>,
+  options: TransportOptions,
+) => Promise<TransportResponse>;
+
+/** Where the parts' bytes come from, for one session. */
+export interface PartsSource<B> {
+  /** Part `index` (asked for in order, 0 first), once it is made; rejects when it cannot be. */
+  part(index: number): Promise<B>;
+  /** Part `index` is on the server: what held it may go, and the source may make the next. */
+  sent(index: number): void | Promise<void>;
+  /**
+   * Settles once the source has made every part; with Declined when it could not start at all (nothing
+   * was made or sent: the plan's next way sends the file). Rejects when making a part failed.
+   */
+  made: Promise<unknown>;
+  /** Lets go of everything the source holds; called once the upload has ended, whichever way. */
+  close(): Promise<void>;
+}
+
+export interface PartsUpload<B> {
+  target: UploadTarget;
+  options: UploadOptions;
+  file: FileInfo;
+  /** Client mode, Teknik format: the IV the parts were encrypted with. */
+  iv?: string;
+  /** Bytes all parts hold together (Start's partsTotal). */
+  total: number;
+  exchange: PartsExchange<B>;
+  /** The source of this session's parts; `stop` is aborted when the upload fails or is cancelled. */
+  open(session: PartsSession, stop: AbortSignal): PartsSource<B>;
+  /** Bytes the server has taken so far, of `total`. */
+  onProgress?(done: number, total: number): void;
+  /** The caller's Cancel. */
+  signal?: AbortSignal;
+  /** The longest wait with no progress on one request (transport.ts). */
+  timeoutMs?: number;
+}
+
+/**
+ * Uploads in parts. Resolves with the result, or Declined when nothing was uploaded and the file
+ * should go another way: the server answered Start 404/405 ('no parts') or 429 ('parts busy'), or the
+ * source could not start. Rejects with the upload's UploadError (its address named), after the
+ * session was aborted and the source closed.
+ */
+export async function uploadInParts<B>(u: PartsUpload<B>): Promise<{ result: UploadResult } | Declined> {
+  const { target, options, file, iv, total, exchange, signal, timeoutMs } = u;
+  const start = buildPartsStart(target, options, file, total, iv);
+  const address = serverAddress(target);
+  const located = (err: unknown) => (err instanceof UploadError ? atAddress(err, address) : err);
+  let session: PartsSession | Declined;
+  try {
+    session = readPartsStart(
+      await exchange(
+        { method: 'POST', url: start.url, headers: start.headers, body: fieldsForm(start.fields) },
+        { signal, timeoutMs },
+      ),
+      total,
+    );
+  } catch (err) {
+    throw located(err);
+  }
+  if (session instanceof Declined) return session;
+  return runSession(u, session, start.url, start.headers, located);
+}
+
+async function runSession<B>(
+  u: PartsUpload<B>,
+  session: PartsSession,
+  base: string,
+  headers: Record<string, string>,
+  located: (err: unknown) => unknown,
+): Promise<{ result: UploadResult } | Declined> {
+  const { exchange, signal, timeoutMs } = u;
+  const { parts } = session;
+  // Stops the source and every request: the caller's Cancel, or this upload's first failure.
+  const stop = new AbortController();
+  const onCancel = () => stop.abort(signal?.reason);
+  signal?.addEventListener('abort', onCancel, { once: true });
+  if (signal?.aborted) onCancel();
+
+  const failed = deferred<never>();
+  const allSent = deferred<void>();
+  let failure: unknown;
+  const fail = (err: unknown) => {
+    if (failure !== undefined) return;
+    failure = err;
+    stop.abort(err);
+    failed.reject(err);
+  };
+  const source = u.open(session, stop.signal);
+
+  // Progress: parts on the server, and what the parts being sent have sent so far.
+  const sending = new Map<number, number>();
+  let onServerBytes = 0;
+  const report = () => {
+    let done = onServerBytes;
+    for (const bytes of sending.values()) done += bytes;
+    if (!stop.signal.aborted) u.onProgress?.(done, session.total);
+  };
+
+  const sendPart = async (index: number, body: B) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await exchange(
+          {
+            method: 'PUT',
+            url: partUrl(base, session.id, index),
+            headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+            body,
+          },
+          {
+            signal: stop.signal,
+            timeoutMs,
+            onProgress: (loaded) => {
+              sending.set(index, loaded);
+              report();
+            },
+          },
+        );
+        checkPartAnswer(answer, index, parts);
+        return;
+      } catch (err) {
+        sending.delete(index);
+        // Sending an index again replaces it: a broken connection costs this part once.
+        const lost = err instanceof UploadError && (err.kind === 'network' || err.kind === 'timeout');
+        if (lost && attempt === 0 && !stop.signal.aborted) continue;
+        throw located(err);
+      }
+    }
+  };
+
+  let next = 0;
+  let onServer = 0;
+  let inFlight = 0;
+  const pump = () => {
+    while (inFlight < MAX_IN_FLIGHT && next < parts && !stop.signal.aborted) {
+      const index = next++;
+      inFlight++;
+      (async () => {
+        const body = await source.part(index);
+        await sendPart(index, body);
+        sending.delete(index);
+        onServerBytes += partSize(session, index);
+        onServer++;
+        report();
+        await source.sent(index);
+        inFlight--;
+        if (onServer === parts) allSent.resolve();
+        pump();
+      })().catch(fail);
+    }
+  };
+
+  const made = source.made.then((outcome) => {
+    // The source could not start: nothing was made, so nothing was sent (the session is aborted).
+    if (outcome instanceof Declined) fail(outcome);
+    return outcome;
+  }, fail);
+  pump();
+
+  let succeeded = false;
+  try {
+    await Promise.race([allSent.promise, failed.promise]);
+    const answer = await exchange(
+      { method: 'POST', url: partsSessionUrl(base, session.id), headers, body: null },
+      { signal: stop.signal, timeoutMs },
+    ).catch((err) => {
+      throw located(err);
+    });
+    const result = readUploadAnswer(u.target, u.options, u.iv, answer);
+    succeeded = true;
+    return { result };
+  } catch (err) {
+    if (err instanceof Declined) return err;
+    fail(err);
+    if (signal?.aborted) throw abortedError(signal.reason);
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', onCancel);
+    if (!succeeded) {
+      stop.abort(failure);
+      await made.catch(() => {});
+      await abortSession(exchange, partsSessionUrl(base, session.id), headers);
+    }
+    await source.close();
+  }
+}
+
+/** Abort: the server removes what the session stored. Best-effort: its sweeper ends it otherwise. */
+async function abortSession<B>(
+  exchange: PartsExchange<B>,
+  url: string,
+  headers: Record<string, string>,
+): Promise<void> {
+  await exchange({ method: 'DELETE', url, headers, body: null }, { timeoutMs: ABORT_WITHIN_MS }).catch(
+    () => {},
+  );
+}

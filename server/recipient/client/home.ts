@@ -1,0 +1,178 @@
+// The server's home page: an upload page anyone can use, without the extension. It asks the server's
+// `_hushdrop/info` what it takes (read as untrusted, as the extension reads it), then sends each file
+// chosen, dropped or pasted through lib/upload/page-upload.ts: encrypted here with a key of its own,
+// in parts read from the file as they are sent. The key is only ever in the link it shows.
+
+import { sealedSize } from '../../../lib/crypto/file-cipher';
+import { formatBytes, t } from '../../../lib/i18n';
+import { deleteAfterChoices } from '../../../lib/settings/delete-after';
+import { type PageTarget, pageTarget } from '../../../lib/upload/page-upload';
+import type { PartsExchange } from '../../../lib/upload/parts-runner';
+import { readServerInfo } from '../../../lib/upload/server-info';
+import { readServerKind } from '../../../lib/upload/server-kind';
+import { xhrExchange, xhrTransport } from '../../../lib/upload/transport';
+import { keepAccount, keptAccount } from './account';
+import { sendFile } from './home-file';
+import { connectPageMessages } from './language';
+import { sweepPartFiles, withPartFile } from './part-files';
+import { el, problem, show } from './view';
+
+document.documentElement.lang = connectPageMessages(navigator.languages ?? [navigator.language]);
+document.title = t('homeTitle');
+
+/**
+ * The requests of an upload, with XMLHttpRequest: it reports the progress of a body being sent. A part
+ * is sent from a file of its own (part-files.ts says why).
+ */
+const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) => {
+  const { body } = req;
+  if (!(body instanceof Uint8Array)) return xhrExchange(XMLHttpRequest, { ...req, body }, options);
+  return withPartFile(body, (file) => xhrExchange(XMLHttpRequest, { ...req, body: file }, options));
+};
+const transport = xhrTransport(XMLHttpRequest);
+/** The longest wait with no progress at all on one request. */
+const TIMEOUT_MS = 120_000;
+
+const heading = () => el('h1', {}, t('homeHeading'));
+const note = (text: string) => el('p', { className: 'note' }, text);
+
+/** A labelled text field. */
+function textField(id: string, label: string, type: 'text' | 'password', value = ''): HTMLElement {
+  const input = el('input', { id, name: id, type });
+  input.value = value;
+  input.autocomplete = type === 'password' ? 'current-password' : 'username';
+  return el('p', { className: 'field' }, el('label', { for: id }, label), input);
+}
+
+function accountFields(): HTMLElement {
+  const { account, remembered } = keptAccount();
+  const remember = el('input', { id: 'remember', type: 'checkbox' });
+  remember.checked = remembered;
+  return el(
+    'fieldset',
+    { id: 'account' },
+    el('legend', {}, t('homeAccountLegend')),
+    textField('account-name', t('homeAccountName'), 'text', account?.username),
+    textField('account-token', t('homeAccountToken'), 'password', account?.token),
+    el('p', { className: 'check' }, remember, el('label', { for: 'remember' }, t('homeRemember'))),
+  );
+}
+
+const fieldValue = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value ?? '';
+
+function deleteAfterField(to: PageTarget): HTMLElement | undefined {
+  const choices = deleteAfterChoices(to.expiry);
+  if (choices.length < 2) return undefined;
+  const select = el('select', { id: 'delete-after', name: 'delete-after' });
+  for (const choice of choices) {
+    const option = el('option', {}, t(choice.label));
+    option.value = choice.value;
+    select.append(option);
+  }
+  return el('p', { className: 'field' }, el('label', { for: 'delete-after' }, t('deleteAfter')), select);
+}
+
+function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | undefined): void {
+  const input = el('input', { id: 'files', type: 'file', name: 'files' });
+  input.multiple = true;
+  const list = el('ul', { id: 'uploads' });
+  const accountProblem = el('div', { role: 'alert' });
+  show(
+    heading(),
+    note(t('homeLead')),
+    ...(to.needsAccount ? [accountFields()] : []),
+    ...[deleteAfterField(to)].filter((f) => f !== undefined),
+    el('p', { className: 'field' }, el('label', { for: 'files' }, t('homeChoose')), input),
+    note(t('homeDropOrPaste')),
+    accountProblem,
+    list,
+    note(t('homeExtension')),
+  );
+
+  let queue = Promise.resolve();
+  let count = 0;
+  const send = (files: Iterable<File>) => {
+    let credentials: { username: string; token: string } | undefined;
+    if (to.needsAccount) {
+      credentials = {
+        username: fieldValue('account-name').trim(),
+        token: fieldValue('account-token').trim(),
+      };
+      if (!credentials.username || !credentials.token) {
+        accountProblem.replaceChildren(problem(t('homeAccountMissing')));
+        return;
+      }
+      accountProblem.replaceChildren();
+      keepAccount(credentials, (document.getElementById('remember') as HTMLInputElement).checked);
+    }
+    const choice = deleteAfterChoices(to.expiry).find((c) => c.value === fieldValue('delete-after'));
+    const expiry =
+      choice && choice.unit !== 'never' ? { unit: choice.unit, length: choice.length } : undefined;
+    for (const file of files) {
+      const n = ++count;
+      const size = sealedSize({ format: 'ece' }, file.size);
+      const tooLarge =
+        maxUploadBytes !== undefined && size > maxUploadBytes
+          ? t('homeTooLarge', formatBytes(file.size), formatBytes(maxUploadBytes))
+          : undefined;
+      queue = queue.then(() =>
+        sendFile(
+          list,
+          n,
+          file,
+          { to, credentials, expiry, takesParts, exchange, transport, timeoutMs: TIMEOUT_MS },
+          tooLarge,
+        ),
+      );
+    }
+  };
+
+  input.addEventListener('change', () => {
+    if (input.files?.length) send([...input.files]);
+    input.value = '';
+  });
+  document.addEventListener('dragover', (event) => event.preventDefault());
+  document.addEventListener('drop', (event) => {
+    event.preventDefault();
+    if (event.dataTransfer?.files.length) send([...event.dataTransfer.files]);
+  });
+  document.addEventListener('paste', (event) => {
+    // Text pasted into a field stays text; files pasted anywhere are sent.
+    if (event.clipboardData?.files.length) {
+      event.preventDefault();
+      send([...event.clipboardData.files]);
+    }
+  });
+}
+
+async function start(): Promise<void> {
+  if (!window.isSecureContext || !crypto.subtle) {
+    show(heading(), problem(t('homeInsecure')));
+    return;
+  }
+  const script = document.querySelector<HTMLScriptElement>('script[data-info]')!;
+  let json: unknown;
+  try {
+    const res = await fetch(new URL(script.dataset.info!, location.href), {
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    json = res.ok ? await res.json() : undefined;
+  } catch {
+    json = undefined;
+  }
+  const info = json === undefined ? undefined : readServerInfo(json, location.href);
+  if (!info) {
+    show(heading(), problem(t('homeInfoFailed')));
+    return;
+  }
+  const to = pageTarget(info);
+  if (!to) {
+    show(heading(), problem(t('homeNoUploads')));
+    return;
+  }
+  ready(to, readServerKind(json).parts, info.maxUploadBytes);
+  void sweepPartFiles();
+}
+
+void start();

@@ -1,0 +1,153 @@
+// The server's home page (`GET /`) as an upload page, in browsers without Hushdrop: a phone-sized
+// window chooses a file, the page encrypts it in the authenticated format and sends it in parts, and
+// shows the link with Copy, a QR code and the deletion link; a second browser opens the link and saves
+// the exact bytes. A Cancel while a part is held at a front (support/parts-front.ts) leaves nothing on
+// the server. A server that requires an account gets one, kept for the tab only.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
+import type { DriverPage } from './driver/driver';
+import { forEachBrowser, launchDriver } from './driver/each-browser';
+import { seriousViolations } from './support/axe';
+import { ECE_LINK } from './support/ece';
+import { type PartsFront, startPartsFront } from './support/parts-front';
+import { serverForFile } from './support/servers';
+
+const MIB = 1024 * 1024;
+const PARTS = { partBytes: 5 * MIB, sessionLifetimeMs: 3_600_000, sessionsPerAddress: 0 };
+const ref = serverForFile({ record: true, settings: { parts: PARTS, trustedProxies: ['127.0.0.1'] } });
+const ACCOUNT = { username: 'ines', token: 'tok-ines-0123456789' };
+const withAccounts = serverForFile({ accounts: [ACCOUNT], settings: { parts: PARTS, requireAccount: true } });
+/** A part's PUT, as the server recorded it. */
+const PART_PUT = /\/v1\/Upload\/Parts\/[A-Za-z0-9]+\/\d+\?sub=api$/i;
+
+let front: PartsFront;
+beforeAll(async () => {
+  front = await startPartsFront(ref.server, '127.0.0.1');
+  front.forwarded = true;
+});
+afterAll(() => front?.close());
+
+/** The names in the page's private file system (its part files are removed once sent). */
+const privateFiles = (page: DriverPage) =>
+  page.evaluate(async () => {
+    const names: string[] = [];
+    const dir = await navigator.storage.getDirectory();
+    for await (const [name] of dir as unknown as AsyncIterable<[string, unknown]>) names.push(name);
+    return names;
+  });
+
+/** The state of the `n`th file shown on the page, once it has one of `states`. */
+async function ended(page: DriverPage, n: number, states: string[]): Promise<string> {
+  return until(
+    async () => {
+      const state = await page.attribute(`#uploads > li:nth-child(${n})`, 'data-state');
+      return state && states.includes(state) ? state : undefined;
+    },
+    `file ${n} to end (${states.join(' or ')})`,
+    120_000,
+  );
+}
+
+forEachBrowser({ plain: true }, (d) => {
+  it('a phone-sized window uploads a file in parts; a second browser opens the link to the exact bytes', async () => {
+    const page = await d.openUrl(`${ref.server.baseUrl}/`);
+    await page.setViewport(360, 800);
+    await page.waitFor('#files', { visible: true });
+    expect(await page.text('main')).toContain('browser extension');
+    expect(await page.count('#delete-after option')).toBeGreaterThan(2);
+    const marked = ref.server.requests.length;
+    const original = randomBytes(12 * MIB + 7);
+    await page.setInputFiles('#files', {
+      name: 'Urlaub am Meer.mov',
+      mimeType: 'video/quicktime',
+      buffer: original,
+    });
+    expect(await ended(page, 1, ['done', 'failed'])).toBe('done');
+    const link = await page.inputValue('#link-1');
+    expect(link).toMatch(ECE_LINK);
+    expect(link.startsWith(`${ref.server.baseUrl}/`)).toBe(true);
+    // In parts: three PUTs (5 + 5 + 2 MiB and the format's records), and no one-request upload.
+    const received = ref.server.requests.slice(marked);
+    expect(received.filter((r) => r.method === 'PUT' && PART_PUT.test(r.url))).toHaveLength(3);
+    expect(received.filter((r) => /\/v1\/Upload\?sub=api$/i.test(r.url))).toEqual([]);
+    // No request held the key.
+    const secret = link.split('#ece1.')[1]!;
+    expect(received.some((r) => r.url.includes(secret))).toBe(false);
+    // Copy, the QR code and the deletion link.
+    await page.click('#uploads button.copy');
+    expect(await page.text('#uploads [role="status"]')).toBe('Copied.');
+    expect(await page.count('#uploads svg.qr path')).toBe(1);
+    expect(await page.inputValue('#deletion-1')).toMatch(/\?sub=u$/);
+    expect(await privateFiles(page)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot('home-phone-done');
+    await page.close();
+
+    // Someone else, in another browser of the same engine, without Hushdrop.
+    const other = await launchDriver(d.name, { plain: true });
+    try {
+      const opened = await other.openUrl(link);
+      await opened.waitFor('#download', { visible: true });
+      const saved = await other.download(opened, () => opened.click('#download'));
+      await opened.waitFor('.done');
+      expect(saved.fileName).toBe('Urlaub am Meer.mov');
+      expect(readFileSync(saved.path).equals(original)).toBe(true);
+      // And the recipient may send a file back from the same server.
+      expect(await opened.attribute('#send-back', 'href')).toBe('./');
+      await opened.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a Cancel mid-way ends the upload, and the server keeps nothing of it', async () => {
+    const page = await d.openUrl(`${front.addresses.baseUrl}/`);
+    await page.waitFor('#files', { visible: true });
+    const mark = front.seen.length;
+    front.holdPart = 1;
+    try {
+      await page.setInputFiles('#files', { name: 'abgebrochen.bin', buffer: randomBytes(12 * MIB) });
+      await until(async () => front.held ?? undefined, 'part 1 held at the front');
+      await page.click({ css: '#uploads button.cancel' });
+      expect(await ended(page, 1, ['done', 'failed', 'cancelled'])).toBe('cancelled');
+      expect(await page.text('#uploads')).toContain('Cancelled: nothing of this file was kept.');
+      const seen = front.seen.slice(mark);
+      const aborted = seen.filter((s) => s.method === 'DELETE' && /\/Upload\/Parts\//i.test(s.path));
+      expect(aborted.map((s) => s.status)).toEqual([204]);
+      expect(
+        seen.filter((s) => s.method === 'POST' && /\/Upload\/Parts\/[A-Za-z0-9]+\?/i.test(s.path)),
+      ).toEqual([]);
+      expect((await ref.server.storedBlobs()).inProgress).toBe(0);
+      expect(await privateFiles(page)).toEqual([]);
+    } finally {
+      front.holdPart = undefined;
+      front.held = undefined;
+      front.releaseHeld();
+    }
+    await page.close();
+  });
+
+  it('a server that requires an account: the page asks for one, and keeps it for this tab only', async () => {
+    const page = await d.openUrl(`${withAccounts.server.baseUrl}/`);
+    await page.waitFor('#account-name', { visible: true });
+    const file = { name: 'Vertrag.pdf', mimeType: 'application/pdf', buffer: randomBytes(300_000) };
+    // Without an account nothing is sent, and the page says what is missing.
+    await page.setInputFiles('#files', file);
+    expect(await page.text('[role="alert"]')).toBe('Enter the account’s name and token first.');
+    expect(await page.count('#uploads > li')).toBe(0);
+    await page.fill('#account-name', ACCOUNT.username);
+    await page.fill('#account-token', ACCOUNT.token);
+    await page.setInputFiles('#files', file);
+    expect(await ended(page, 1, ['done', 'failed'])).toBe('done');
+    expect(await page.inputValue('#link-1')).toMatch(ECE_LINK);
+    const kept = await page.evaluate(() => [
+      sessionStorage.getItem('hushdrop.account'),
+      localStorage.getItem('hushdrop.account'),
+    ]);
+    expect(kept).toEqual([JSON.stringify(ACCOUNT), null]);
+    await page.screenshot('home-account');
+    await page.close();
+  });
+});
