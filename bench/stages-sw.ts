@@ -128,15 +128,36 @@ function relay(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
 
 /** Streams the probe page fetched itself and handed over (transferred), by id. */
 const handed = new Map<string, ReadableStream<Uint8Array>>();
+/** Ports a worker of the probe page sends decrypted chunks on (stages-worker.ts), by id. */
+const ports = new Map<string, MessagePort>();
 self.addEventListener('message', (e: any) => {
-  if (e.data?.type !== 'stream') return;
-  handed.set(e.data.id, e.data.stream);
-  e.ports[0].postMessage('held');
+  if (e.data?.type === 'stream') handed.set(e.data.id, e.data.stream);
+  else if (e.data?.type === 'port') ports.set(e.data.id, e.data.port);
+  else return;
+  (e.data.ack ?? e.ports[0]).postMessage('held');
 });
+
+/** The chunks a port brings, as a stream; each pull gives the sender one more chunk of credit. */
+function fromPort(port: MessagePort): ReadableStream<Uint8Array> {
+  let first = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        port.onmessage = (e) => (e.data === null ? c.close() : c.enqueue(e.data as Uint8Array));
+      },
+      pull() {
+        if (!first) port.postMessage('more');
+        first = false;
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: 4 * MIB }),
+  );
+}
 
 async function download(url: URL): Promise<ReadableStream<Uint8Array>> {
   const kind = url.pathname.slice('/dl/'.length);
   if (kind === 'handed') return handed.get(url.searchParams.get('id')!)!;
+  if (kind === 'port') return fromPort(ports.get(url.searchParams.get('id')!)!);
   const size = Number(url.searchParams.get('size'));
   const chunk = Number(url.searchParams.get('chunk') ?? MIB);
   const options = JSON.parse(url.searchParams.get('options') ?? '{}') as CryptStreamOptions;

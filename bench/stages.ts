@@ -2,7 +2,9 @@
 // headless Chromium, against curl of the same bytes from the same loopback server. Not a bench row
 // (no target): `npx tsx bench/stages.ts` (STAGES_MIB, default 512; STAGES_REPS, default 3;
 // STAGES_ONLY, a comma list of stage names). The stages run in a service worker built from
-// bench/stages-sw.ts, which uses the page worker's own decryption code (lib/crypto, `counted`).
+// bench/stages-sw.ts, which uses the page worker's own decryption code (lib/crypto, `counted`), and
+// `sink-handed-decrypt` in a dedicated worker of the probe page (stages-worker.ts). Each stage's CPU
+// time is read per thread from /proc. What each stage is: bench/README.md, "Where row i's time goes".
 import {
   createReadStream,
   createWriteStream,
@@ -59,22 +61,25 @@ async function main() {
     Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
     new Uint8Array(16).fill(5),
   ).pipeTo(Writable.toWeb(createWriteStream(ece)));
-  const sw = (
-    await build({
-      entryPoints: [join(import.meta.dirname, 'stages-sw.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-    })
-  ).outputFiles[0]!.text;
+  const bundle = async (name: string) =>
+    (
+      await build({
+        entryPoints: [join(import.meta.dirname, name)],
+        bundle: true,
+        write: false,
+        format: 'iife',
+      })
+    ).outputFiles[0]!.text;
+  const sw = await bundle('stages-sw.ts');
+  const decryptWorker = await bundle('stages-worker.ts');
   const server = createServer((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/') {
       res.setHeader('Content-Type', 'text/html');
       res.end('<!doctype html><title>stages</title><body>');
-    } else if (path === '/sw.js') {
+    } else if (path === '/sw.js' || path === '/worker.js') {
       res.setHeader('Content-Type', 'text/javascript');
-      res.end(sw);
+      res.end(path === '/sw.js' ? sw : decryptWorker);
     } else if (path === '/cipher' || path === '/native' || path === '/ece') {
       req.resume();
       const served = path === '/ece' ? ece : file;
@@ -181,6 +186,25 @@ async function main() {
           while (!(await reader.read()).done);
           return performance.now() - t0;
         }),
+    ],
+    [
+      'sink-handed-decrypt',
+      async () => {
+        await page.evaluate(async () => {
+          const { port1, port2 } = new MessageChannel();
+          const ack = new MessageChannel();
+          const held = new Promise((r) => {
+            ack.port1.onmessage = r;
+          });
+          (await navigator.serviceWorker.ready).active!.postMessage(
+            { type: 'port', id: 'y', port: port2, ack: ack.port2 },
+            [port2, ack.port2],
+          );
+          await held;
+          new Worker('/worker.js').postMessage({ port: port1 }, [port1]);
+        });
+        return dl('port', '&id=y')();
+      },
     ],
     [
       'sink-handed-pipe',
