@@ -22,7 +22,7 @@ import { Readable, Writable } from 'node:stream';
 import { build } from 'esbuild';
 import { eceEncryptStream } from '../lib/crypto/ece-stream';
 import { launch } from './chromium';
-import { fmt, median, MIB, mibps, now, run, writeRandomFile } from './common';
+import { fmt, MIB, median, mibps, now, run, writeRandomFile } from './common';
 
 const SIZE = Number(process.env.STAGES_MIB ?? 512) * MIB;
 const REPS = Number(process.env.STAGES_REPS ?? 3);
