@@ -53,6 +53,8 @@ function threadTicks(pids: number[]): Map<string, number> {
 async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'hushdrop-stages-'));
   process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+  // Stopped (Ctrl+C, a timeout): exit, so that the handler above removes the files.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
   const file = join(tmp, 'cipher.bin');
   await writeRandomFile(file, SIZE);
   // The same bytes sealed in the authenticated format, with the probe worker's secret.
