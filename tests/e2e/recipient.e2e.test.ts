@@ -11,9 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { serverSettings } from '../../devkit/settings';
 import { until } from '../../devkit/wait';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
+import { RECIPIENT_DATA_ID } from '../../lib/upload/download-page';
 import { findInRecorded } from '../testkit/server';
 import type { Driver, DriverPage } from './driver/driver';
-import { BROWSERS, forEachBrowser, launchDriver } from './driver/each-browser';
+import { BROWSERS, forEachBrowser, launchDriver, SENDER } from './driver/each-browser';
 import { seriousViolations } from './support/axe';
 import { changeStoredByte, eceSettings, uploadEce } from './support/ece';
 import { serverForFile } from './support/servers';
@@ -35,7 +36,7 @@ const CHANGED_AT = 2 * 1024 * 1024 + 100;
 
 beforeAll(async () => {
   // The sender: the real extension, client mode (the default), each variant.
-  const sender = await launchDriver(BROWSERS[0]!);
+  const sender = await launchDriver(SENDER);
   try {
     const upload = async (variant: 'current' | 'legacy', name: string, extra = {}) => {
       await sender.setSettings(serverSettings(ref.server, variant, extra));
@@ -100,6 +101,72 @@ const statusTexts = async (page: DriverPage) =>
 const workers = (page: DriverPage) =>
   page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length));
 
+/**
+ * Asks the page's own service worker for a download of the page's file, as the page does (a
+ * prepare message, then the download address), but fetched from a frame the worker controls, so
+ * that the response's headers and bytes can be read: what the browser's download gets.
+ */
+const workerDownload = (page: DriverPage) =>
+  page.evaluate(async (dataId: string) => {
+    const script = document.querySelector<HTMLScriptElement>('script[data-worker]')!;
+    const scope = new URL(script.dataset.scope!, location.href).href;
+    const registration = await navigator.serviceWorker.register(
+      new URL(script.dataset.worker!, location.href).href,
+      { scope },
+    );
+    const worker =
+      registration.active ??
+      (await new Promise<ServiceWorker>((resolve) => {
+        const pending = (registration.installing ?? registration.waiting)!;
+        pending.addEventListener('statechange', () => {
+          if (pending.state === 'activated') resolve(pending);
+        });
+      }));
+    const file = JSON.parse(document.getElementById(dataId)!.textContent!);
+    const id = `content-length-${Date.now()}`;
+    const channel = new MessageChannel();
+    const ready = new Promise<void>((resolve, reject) => {
+      channel.port1.onmessage = (e) => {
+        if (e.data.type === 'ready') resolve();
+        else if (e.data.type === 'failed') reject(new Error(`the worker failed: ${JSON.stringify(e.data)}`));
+      };
+    });
+    worker.postMessage(
+      {
+        type: 'prepare',
+        id,
+        href: location.href,
+        bytes: new URL(file.bytes, location.href).href,
+        iv: file.iv,
+        size: file.size,
+        name: file.name,
+        fileType: file.type,
+      },
+      [channel.port2],
+    );
+    await ready;
+    // A document inside the worker's scope is one of its clients: its requests go through it.
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    frame.src = new URL('icon.png', scope).href;
+    document.body.append(frame);
+    await loaded;
+    const res = await (frame.contentWindow as Window & typeof globalThis).fetch(
+      new URL(`stream/${id}`, scope),
+    );
+    let read = 0;
+    const reader = res.body!.getReader();
+    for (let step = await reader.read(); !step.done; step = await reader.read()) read += step.value.length;
+    frame.remove();
+    return {
+      status: res.status,
+      contentLength: res.headers.get('Content-Length'),
+      disposition: res.headers.get('Content-Disposition'),
+      read,
+    };
+  }, RECIPIENT_DATA_ID);
+
 forEachBrowser({ plain: true }, (d) => {
   for (const variant of ['current', 'legacy'] as const) {
     it(`the ${variant} link saves the original file, with its name`, async () => {
@@ -130,6 +197,20 @@ forEachBrowser({ plain: true }, (d) => {
     expect(saved.name).toBe(name);
     expect(saved.bytes.equals(original)).toBe(true);
     await page.close();
+  });
+
+  it('every decrypted download carries Content-Length: the size of the file it saves', async () => {
+    // Both formats: for the authenticated one the stored bytes are more than the file's own.
+    for (const uploaded of [uploads.current, uploads[`ece-${d.name}`]]) {
+      const page = await d.openUrl(uploaded.link);
+      await page.waitFor('#download', { visible: true });
+      const got = await workerDownload(page);
+      expect(got.status).toBe(200);
+      expect(got.contentLength).toBe(String(uploaded.original.length));
+      expect(got.read).toBe(uploaded.original.length);
+      expect(got.disposition).toMatch(/^attachment;/);
+      await page.close();
+    }
   });
 
   it('an authenticated file with one changed byte: the page says so, and no file is written', async () => {
