@@ -172,9 +172,16 @@ export class WebKitPage implements DriverPage {
     return String((await this.property<string | null>(t, 'value')) ?? '');
   }
 
+  /** The attribute as written (WebKitWebDriver's Get Element Attribute gives a link's resolved href). */
   attribute(t: Target, name: string): Promise<string | null> {
-    return this.withElement(t, (send, id) => send<string | null>('GET', `/element/${id}/attribute/${name}`));
+    return this.withElement(t, (send, id) =>
+      send<string | null>('POST', '/execute/sync', {
+        script: 'return arguments[0].getAttribute(arguments[1]);',
+        args: [{ [ELEMENT]: id }, name],
+      }),
+    );
   }
+
 
   /** Sizes the window, then again by what the page measures (the toolbar takes some of its height). */
   async setViewport(width: number, height: number): Promise<void> {
