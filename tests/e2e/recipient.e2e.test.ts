@@ -1,9 +1,10 @@
 // Links that open for anyone: files uploaded by the real extension in client mode (both API
 // variants, and the authenticated #ece1. format) are opened where Hushdrop is not installed, in a
-// plain Chromium and a plain Firefox, through the recipient page and the browser's own download.
-// The saved file must equal the original, and no request the server received may hold the key. An
-// authenticated upload with one byte flipped on the server's disk is refused with a sentence, and
-// the browser's download folder is left as it was: no file, not even a partial one. (The phone-sized Chromium and a
+// plain Chromium, Firefox and WebKit, through the recipient page and the browser's own download.
+// The saved file must equal the original, its download carries its size (Content-Length), and no
+// request the server received may hold the key. An authenticated upload with one byte flipped on
+// the server's disk is refused with a sentence, and the browser's download folder is left as it
+// was: no file, not even a partial one (not so in WebKit: see that case). (The phone-sized Chromium and a
 // Chromium that blocks service workers are in chromium/recipient-chromium.e2e.test.ts.)
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

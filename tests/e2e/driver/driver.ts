@@ -154,7 +154,7 @@ export interface Driver {
   /**
    * What one browser cannot do in a test, for a scenario to take the other road and say why.
    * pasteFiles: Firefox's ClipboardEvent constructor keeps only text, and its headless clipboard
-   * holds no files, so a file cannot be pasted there (dropped instead). WebKit: see ./webkit.ts.
+   * holds no files, so a file cannot be pasted there (dropped instead).
    */
   readonly can: { pasteFiles: boolean };
   /** The address of an extension page. */

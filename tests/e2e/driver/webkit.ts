@@ -182,7 +182,6 @@ export class WebKitPage implements DriverPage {
     );
   }
 
-
   /** Sizes the window, then again by what the page measures (the toolbar takes some of its height). */
   async setViewport(width: number, height: number): Promise<void> {
     const inner = () => this.evaluate(() => [window.innerWidth, window.innerHeight] as [number, number]);
@@ -227,10 +226,10 @@ export class WebKitPage implements DriverPage {
 export class WebKitDriver implements Driver {
   readonly name = 'webkit' as const;
   /**
-   * pasteFiles: WebKit's ClipboardEvent constructor drops the DataTransfer it is given, so a
-   * synthetic paste carries no files (a file is dropped instead).
+   * pasteFiles: WebKit's ClipboardEvent keeps the DataTransfer it is given, files included (checked
+   * in MiniBrowser 2.50), so a page here can be pasted a file as in Chromium.
    */
-  static readonly can = { pasteFiles: false };
+  static readonly can = { pasteFiles: true };
   readonly can = WebKitDriver.can;
   readonly files: TestFiles;
   private queue: Promise<unknown> = Promise.resolve();
