@@ -17,6 +17,7 @@ import { Marionette } from './marionette';
 import { type Memory, treeMemory } from './memory';
 import { settingsItems } from './settings';
 import { until } from './wait';
+import { asyncScript, scriptResult } from './webdriver';
 
 /** The Firefox build of the extension (`npm run build:firefox`). */
 export const FIREFOX_BUILD = resolve('.output/firefox-mv2');
@@ -41,13 +42,9 @@ export interface FirefoxOptions {
 
 /** Runs a function's source in Marionette's current context, awaiting its promise. */
 export async function runScript<R>(m: Marionette, source: string, arg: unknown): Promise<R> {
-  const script = `const [arg, done] = arguments;
-    Promise.resolve().then(() => (${source})(arg)).then(
-      (value) => done(value === undefined ? { undefined: true } : { value }),
-      (error) => done({ error: String(error) + (error && error.stack ? ' at ' + error.stack : '') }));`;
+  const script = asyncScript(source);
   const { value } = await m.send('WebDriver:ExecuteAsyncScript', { script, args: [arg ?? null] });
-  if (value?.error) throw new Error(`In the page: ${value.error}`);
-  return (value?.undefined ? undefined : value?.value) as R;
+  return scriptResult<R>(value);
 }
 
 /**

@@ -6,7 +6,8 @@
 // documents it (links.ts; stored-bytes.ts for links that open the recipient page), the
 // extension's private files (opfs.ts), the Teknik stand-in's command line (reference-server.ts),
 // and waiting on a condition (wait.ts).
-// Imported by path rather than from here, as they load more than most callers need: a single-node
+// Imported by path rather than from here, as they load more than most callers need: WebKit's launch
+// recipe (webkit.ts, over webdriver.ts: MiniBrowser by WebKitWebDriver under Xvfb), a single-node
 // Ceph (ceph.ts), a TLS identity under a test CA (tls.ts, ca.ts), the BIP70 corpus reader
 // (corpus.ts), and what the extension knows of servers, in its IndexedDB (capabilities.ts,
 // which loads the storage module). `npm start` imports the launch recipe it needs by path too, so

@@ -29,10 +29,14 @@ beforeAll(async () => {
 });
 afterAll(() => front?.close());
 
-/** The names in the page's private file system (its part files are removed once sent). */
+/**
+ * The names in the page's private file system (its part files are removed once sent). MiniBrowser
+ * has none (no `navigator.storage`): the page then sends each part as a Blob, and leaves no file.
+ */
 const privateFiles = (page: DriverPage) =>
   page.evaluate(async () => {
     const names: string[] = [];
+    if (!navigator.storage?.getDirectory) return names;
     const dir = await navigator.storage.getDirectory();
     for await (const [name] of dir as unknown as AsyncIterable<[string, unknown]>) names.push(name);
     return names;

@@ -1,9 +1,10 @@
 // Links that open for anyone: files uploaded by the real extension in client mode (both API
 // variants, and the authenticated #ece1. format) are opened where Hushdrop is not installed, in a
-// plain Chromium and a plain Firefox, through the recipient page and the browser's own download.
-// The saved file must equal the original, and no request the server received may hold the key. An
-// authenticated upload with one byte flipped on the server's disk is refused with a sentence, and
-// the browser's download folder is left as it was: no file, not even a partial one. (The phone-sized Chromium and a
+// plain Chromium, Firefox and WebKit, through the recipient page and the browser's own download.
+// The saved file must equal the original, its download carries its size (Content-Length), and no
+// request the server received may hold the key. An authenticated upload with one byte flipped on
+// the server's disk is refused with a sentence, and the browser's download folder is left as it
+// was: no file, not even a partial one (not so in WebKit: see that case). (The phone-sized Chromium and a
 // Chromium that blocks service workers are in chromium/recipient-chromium.e2e.test.ts.)
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,9 +12,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { serverSettings } from '../../devkit/settings';
 import { until } from '../../devkit/wait';
 import { DEFAULT_UPLOAD } from '../../lib/settings';
+import { RECIPIENT_DATA_ID } from '../../lib/upload/download-page';
 import { findInRecorded } from '../testkit/server';
 import type { Driver, DriverPage } from './driver/driver';
-import { BROWSERS, forEachBrowser, launchDriver } from './driver/each-browser';
+import { BROWSERS, forEachBrowser, launchDriver, SENDER } from './driver/each-browser';
 import { seriousViolations } from './support/axe';
 import { changeStoredByte, eceSettings, uploadEce } from './support/ece';
 import { serverForFile } from './support/servers';
@@ -35,7 +37,7 @@ const CHANGED_AT = 2 * 1024 * 1024 + 100;
 
 beforeAll(async () => {
   // The sender: the real extension, client mode (the default), each variant.
-  const sender = await launchDriver(BROWSERS[0]!);
+  const sender = await launchDriver(SENDER);
   try {
     const upload = async (variant: 'current' | 'legacy', name: string, extra = {}) => {
       await sender.setSettings(serverSettings(ref.server, variant, extra));
@@ -100,6 +102,72 @@ const statusTexts = async (page: DriverPage) =>
 const workers = (page: DriverPage) =>
   page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length));
 
+/**
+ * Asks the page's own service worker for a download of the page's file, as the page does (a
+ * prepare message, then the download address), but fetched from a frame the worker controls, so
+ * that the response's headers and bytes can be read: what the browser's download gets.
+ */
+const workerDownload = (page: DriverPage) =>
+  page.evaluate(async (dataId: string) => {
+    const script = document.querySelector<HTMLScriptElement>('script[data-worker]')!;
+    const scope = new URL(script.dataset.scope!, location.href).href;
+    const registration = await navigator.serviceWorker.register(
+      new URL(script.dataset.worker!, location.href).href,
+      { scope },
+    );
+    const worker =
+      registration.active ??
+      (await new Promise<ServiceWorker>((resolve) => {
+        const pending = (registration.installing ?? registration.waiting)!;
+        pending.addEventListener('statechange', () => {
+          if (pending.state === 'activated') resolve(pending);
+        });
+      }));
+    const file = JSON.parse(document.getElementById(dataId)!.textContent!);
+    const id = `content-length-${Date.now()}`;
+    const channel = new MessageChannel();
+    const ready = new Promise<void>((resolve, reject) => {
+      channel.port1.onmessage = (e) => {
+        if (e.data.type === 'ready') resolve();
+        else if (e.data.type === 'failed') reject(new Error(`the worker failed: ${JSON.stringify(e.data)}`));
+      };
+    });
+    worker.postMessage(
+      {
+        type: 'prepare',
+        id,
+        href: location.href,
+        bytes: new URL(file.bytes, location.href).href,
+        iv: file.iv,
+        size: file.size,
+        name: file.name,
+        fileType: file.type,
+      },
+      [channel.port2],
+    );
+    await ready;
+    // A document inside the worker's scope is one of its clients: its requests go through it.
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    frame.src = new URL('icon.png', scope).href;
+    document.body.append(frame);
+    await loaded;
+    const res = await (frame.contentWindow as Window & typeof globalThis).fetch(
+      new URL(`stream/${id}`, scope),
+    );
+    let read = 0;
+    const reader = res.body!.getReader();
+    for (let step = await reader.read(); !step.done; step = await reader.read()) read += step.value.length;
+    frame.remove();
+    return {
+      status: res.status,
+      contentLength: res.headers.get('Content-Length'),
+      disposition: res.headers.get('Content-Disposition'),
+      read,
+    };
+  }, RECIPIENT_DATA_ID);
+
 forEachBrowser({ plain: true }, (d) => {
   for (const variant of ['current', 'legacy'] as const) {
     it(`the ${variant} link saves the original file, with its name`, async () => {
@@ -132,6 +200,20 @@ forEachBrowser({ plain: true }, (d) => {
     await page.close();
   });
 
+  it('every decrypted download carries Content-Length: the size of the file it saves', async () => {
+    // Both formats: for the authenticated one the stored bytes are more than the file's own.
+    for (const uploaded of [uploads.current, uploads[`ece-${d.name}`]]) {
+      const page = await d.openUrl(uploaded.link);
+      await page.waitFor('#download', { visible: true });
+      const got = await workerDownload(page);
+      expect(got.status).toBe(200);
+      expect(got.contentLength).toBe(String(uploaded.original.length));
+      expect(got.read).toBe(uploaded.original.length);
+      expect(got.disposition).toMatch(/^attachment;/);
+      await page.close();
+    }
+  });
+
   it('an authenticated file with one changed byte: the page says so, and no file is written', async () => {
     const before = await d.downloadedFiles();
     const page = await d.openUrl(uploads[`changed-${d.name}`].link);
@@ -144,7 +226,14 @@ forEachBrowser({ plain: true }, (d) => {
     // of the file is left in the download folder. (Chromium removes the failed download's file;
     // Firefox keeps an empty one under the file's name, which its downloads list offers to retry.)
     const written = (await d.downloadedFiles()).filter((f) => !before.some((b) => b.path === f.path));
-    expect(written.filter((f) => f.size > 0)).toEqual([]);
+    if (d.name === 'webkit') {
+      // NOT FIXED, a gap Safari users have: WebKit keeps what a failed download from a service worker
+      // wrote, under the file's own name (the records checked before the changed one, 2 MiB here),
+      // and no page can take bytes back once the download has them; the page's "nothing was saved"
+      // is then not true. Checked as it is, so that a change of WebKit's or of the page shows here.
+      expect(written).toHaveLength(1);
+      expect(written[0]!.size).toBeLessThan(CHANGED_AT);
+    } else expect(written.filter((f) => f.size > 0)).toEqual([]);
     await page.screenshot('recipient-changed');
     await page.close();
   });

@@ -1,7 +1,10 @@
 // The one API the e2e scenarios drive a browser with: a scenario is written once and runs in
-// Chromium and in Firefox. Two implementations, each doing things the real way for its browser:
+// Chromium and in Firefox, and, where no extension is needed (LaunchOptions.plain), in WebKit too.
+// Three implementations, each doing things the real way for its browser:
 //   ./chromium.ts  playwright-core on Debian's Chromium (launched by devkit/chromium.ts)
 //   ./firefox.ts   Marionette on firefox-esr (launched by devkit/firefox.ts)
+//   ./webkit.ts    W3C WebDriver (WebKitWebDriver) on MiniBrowser under Xvfb (devkit/webkit.ts);
+//                  it runs no extension: only a recipient's browser, and its extension methods throw
 // Where a browser's own UI cannot be reached by automation, its implementation says what stands
 // in for it (in Chromium: the right-click menu and the permission prompt). The rest is the real
 // thing: real clicks and typing, files read from disk, the browser's own clipboard and downloads.
@@ -26,7 +29,7 @@ import type { Memory } from '../../../devkit/memory';
 import type { Settings } from '../../../lib/settings';
 import type { FolderFile } from './download-folder';
 
-export type BrowserName = 'chromium' | 'firefox';
+export type BrowserName = 'chromium' | 'firefox' | 'webkit';
 
 /** A CSS selector, or a selector narrowed by its text, a form control's label, or its container. */
 export type Target =

@@ -1,23 +1,37 @@
 // Runs a block of scenarios once per browser: `forEachBrowser(options, (d) => { it(…) })` makes a
 // describe block named after each browser, launches that browser before its scenarios and closes
-// it after. E2E_BROWSERS=firefox (or chromium) runs one of them.
+// it after. E2E_BROWSERS=firefox (or chromium, webkit, or a comma-separated list) runs those only.
+// WebKit runs no extension: it joins the blocks of browsers without Hushdrop (`plain: true`) only.
 import { afterAll, beforeAll, describe } from 'vitest';
 import { ChromiumDriver } from './chromium';
 import type { BrowserName, Driver, LaunchOptions } from './driver';
 import { FirefoxDriver } from './firefox';
+import { WebKitDriver } from './webkit';
 
-const ALL: BrowserName[] = ['chromium', 'firefox'];
+const ALL: BrowserName[] = ['chromium', 'firefox', 'webkit'];
 
-/** The browsers this run covers (E2E_BROWSERS, comma-separated; both by default). */
+/** The browsers this run covers (E2E_BROWSERS, comma-separated; all by default). */
 export const BROWSERS: BrowserName[] = process.env.E2E_BROWSERS
   ? ALL.filter((b) => process.env.E2E_BROWSERS!.split(',').includes(b))
   : ALL;
 
+/** The browsers of this run that can run Hushdrop (all but WebKit). */
+export const EXTENSION_BROWSERS: BrowserName[] = BROWSERS.filter((b) => b !== 'webkit');
+
+/**
+ * The browser a scenario's sender uses, with the extension: the first of this run that runs it,
+ * or Chromium when the run covers WebKit only (its recipients still need a sender).
+ */
+export const SENDER: 'chromium' | 'firefox' = (EXTENSION_BROWSERS[0] as 'chromium' | 'firefox') ?? 'chromium';
+
+const DRIVERS = { chromium: ChromiumDriver, firefox: FirefoxDriver, webkit: WebKitDriver };
+
 export function launchDriver(name: 'chromium', options?: LaunchOptions): Promise<ChromiumDriver>;
 export function launchDriver(name: 'firefox', options?: LaunchOptions): Promise<FirefoxDriver>;
+export function launchDriver(name: 'webkit', options?: LaunchOptions): Promise<WebKitDriver>;
 export function launchDriver(name: BrowserName, options?: LaunchOptions): Promise<Driver>;
 export function launchDriver(name: BrowserName, options: LaunchOptions = {}): Promise<Driver> {
-  return name === 'chromium' ? ChromiumDriver.launch(options) : FirefoxDriver.launch(options);
+  return DRIVERS[name].launch(options);
 }
 
 /**
@@ -26,10 +40,10 @@ export function launchDriver(name: BrowserName, options: LaunchOptions = {}): Pr
  * `d.can` are known.
  */
 export function forEachBrowser(options: LaunchOptions, body: (d: Driver) => void): void {
-  for (const name of BROWSERS) {
+  for (const name of options.plain ? BROWSERS : EXTENSION_BROWSERS) {
     describe(name, () => {
       let driver: Driver | undefined;
-      const known = { name, can: name === 'chromium' ? ChromiumDriver.can : FirefoxDriver.can };
+      const known = { name, can: DRIVERS[name].can };
       const d = new Proxy(known as Driver, {
         get(_, key) {
           if (key in known) return known[key as keyof typeof known];

@@ -23,10 +23,9 @@ import {
   type Target,
 } from './driver';
 import { TestFiles } from './test-files';
+import { describe, ELEMENT, FIND, FOUND, keyPress, newPage, wire } from './webdriver-targets';
 
 const SCREENSHOTS = resolve('test-results/screenshots');
-const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
-
 /** The labels of Hushdrop's menu entries, as the build's English messages give them. */
 const MENU_LABELS: Record<MenuEntry, string> = (() => {
   const messages = JSON.parse(readFileSync(join(FIREFOX_BUILD, '_locales/en/messages.json'), 'utf8'));
@@ -38,57 +37,6 @@ const MENU_LABELS: Record<MenuEntry, string> = (() => {
     'check-payment': messages.menuCheckPayment.message,
   };
 })();
-
-type WireTarget = {
-  css?: string;
-  text?: [string, string];
-  label?: [string, string];
-  within?: WireTarget;
-  nth?: number;
-};
-
-/** WebDriver's code points for the keys a scenario presses (the WebDriver spec's key table). */
-const WEBDRIVER_KEYS: Record<Key, string> = {
-  Enter: '\uE007',
-  ' ': ' ',
-  Escape: '\uE00C',
-  Tab: '\uE004',
-  ArrowDown: '\uE015',
-  ArrowUp: '\uE013',
-  Home: '\uE011',
-  End: '\uE010',
-};
-
-function wire(t: Target): WireTarget {
-  if (typeof t === 'string') return { css: t };
-  const pattern = (p: string | RegExp): [string, string] =>
-    typeof p === 'string' ? [p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), ''] : [p.source, p.flags];
-  return {
-    css: t.css,
-    text: t.hasText === undefined ? undefined : pattern(t.hasText),
-    label: t.label === undefined ? undefined : pattern(t.label),
-    within: t.within === undefined ? undefined : wire(t.within),
-    nth: t.nth,
-  };
-}
-
-// Runs in the page: the element a WireTarget names (null when there is none yet).
-const FIND = `function find(t) {
-  const root = t.within ? find(t.within) : document;
-  if (!root) return null;
-  let els;
-  if (t.label) {
-    const re = new RegExp(t.label[0], t.label[1]);
-    els = [...root.querySelectorAll('label')].filter((l) => re.test(l.textContent)).map((l) => l.control).filter(Boolean);
-  } else els = [...root.querySelectorAll(t.css || '*')];
-  if (t.css && t.label) els = els.filter((e) => e.matches(t.css));
-  if (t.text) { const re = new RegExp(t.text[0], t.text[1]); els = els.filter((e) => re.test(e.textContent)); }
-  return els[t.nth || 0] || null;
-}`;
-
-function describe(t: Target): string {
-  return typeof t === 'string' ? t : JSON.stringify(t, (_, v) => (v instanceof RegExp ? String(v) : v));
-}
 
 export class FirefoxPage implements DriverPage {
   constructor(
@@ -133,7 +81,7 @@ export class FirefoxPage implements DriverPage {
         this.in(async (m) => {
           const found = (
             await m.send('WebDriver:ExecuteScript', {
-              script: `${FIND}; const e = find(arguments[0]); return !!e && (!arguments[1] || e.getClientRects().length > 0);`,
+              script: FOUND,
               args: [wire(t), options.visible ?? false],
             })
           ).value;
@@ -185,20 +133,8 @@ export class FirefoxPage implements DriverPage {
 
   /** A real key press through WebDriver actions, sent to whatever has focus. */
   press(key: Key): Promise<void> {
-    const value = WEBDRIVER_KEYS[key];
     return this.in(async (m) => {
-      await m.send('WebDriver:PerformActions', {
-        actions: [
-          {
-            type: 'key',
-            id: 'keyboard',
-            actions: [
-              { type: 'keyDown', value },
-              { type: 'keyUp', value },
-            ],
-          },
-        ],
-      });
+      await m.send('WebDriver:PerformActions', keyPress(key));
       await m.send('WebDriver:ReleaseActions');
     });
   }
@@ -390,24 +326,13 @@ export class FirefoxDriver implements Driver {
     return new FirefoxPage(this, await this.fx.openUrl(url));
   }
 
-  async waitForNewPage(action: () => Promise<unknown>, timeout = 30_000): Promise<FirefoxPage> {
-    const before = new Set(await this.fx.handles());
-    await action();
-    const handle = await until(
-      async () => (await this.fx.handles()).find((h) => !before.has(h)),
-      'a new tab',
+  waitForNewPage(action: () => Promise<unknown>, timeout = 30_000): Promise<FirefoxPage> {
+    return newPage(
+      () => this.fx.handles(),
+      (h) => new FirefoxPage(this, h),
+      action,
       timeout,
     );
-    const page = new FirefoxPage(this, handle);
-    await until(
-      async () =>
-        (await page.evaluate(() => document.readyState).catch(() => 'loading')) === 'complete'
-          ? true
-          : undefined,
-      'the new tab to load',
-      timeout,
-    );
-    return page;
   }
 
   setSettings(settings: Settings) {
