@@ -76,7 +76,7 @@ export function eceEncryptStream(
  * Decrypts the authenticated format. Each record's plaintext goes out only after its tag has been
  * verified, and the last record's only once the source has been seen to end right after it. Any
  * changed, reordered, missing or added byte ends the stream with a LinkIntegrityError; what went out
- * before it must then be thrown away (the error's sentence tells the person nothing was saved).
+ * before it must then be thrown away (the error's sentence says the file was not saved, and that a part a browser kept is incomplete).
  */
 export function eceDecryptStream(
   source: ReadableStream<Uint8Array>,

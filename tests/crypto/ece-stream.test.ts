@@ -182,7 +182,7 @@ describe('eceEncryptStream and eceDecryptStream', () => {
     expect(error).toBeInstanceOf(LinkIntegrityError);
     expect(error).toMatchObject({ problem: 'changed', record: 1, name: 'LinkIntegrityError' });
     expect((error as Error).message).toBe(
-      'This file was changed or cut short after it was uploaded; nothing was saved.',
+      'This file was changed or cut short after it was uploaded, so it was not saved. If your browser kept a part of it, delete that part: it is incomplete.',
     );
     expect(stats.cancelled).toBe(error);
   });

@@ -22,7 +22,7 @@ const ref = serverForFile({ record: true, host: UNGRANTED_HOST });
 
 /** The viewer refused: the integrity sentence is shown, nothing is offered, no decrypted copy is kept. */
 async function expectRefused(viewer: DriverPage) {
-  await viewer.waitFor({ css: '.error[role="alert"]', hasText: /nothing was saved/i });
+  await viewer.waitFor({ css: '.error[role="alert"]', hasText: /not saved/i });
   expect(await viewer.text('.error[role="alert"]')).toMatch(/changed/);
   expect(await viewer.count('#save')).toBe(0);
   expect((await opfsNames(viewer)).filter((n) => n.startsWith('open-'))).toEqual([]);

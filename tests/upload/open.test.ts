@@ -182,7 +182,7 @@ describe('links in the authenticated format', () => {
     await stored.replaceBytes(bytes);
     const err = await failure(open(target));
     expect(err.message).toMatch(/changed/);
-    expect(err.message).toMatch(/nothing was saved/i);
+    expect(err.message).toMatch(/not saved/i);
     expect(sinkEnd).toBe('aborted');
   });
 

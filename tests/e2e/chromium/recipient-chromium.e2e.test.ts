@@ -164,7 +164,9 @@ it('an authenticated file with a changed byte: the download fails in the browser
     await expect(download.path()).rejects.toThrow();
     await expect
       .poll(() => page.locator('[role="alert"]').textContent())
-      .toBe('This file was changed or cut short after it was uploaded; nothing was saved.');
+      .toBe(
+        'This file was changed or cut short after it was uploaded, so it was not saved. If your browser kept a part of it, delete that part: it is incomplete.',
+      );
     expect(await page.locator('.done').count()).toBe(0);
   } finally {
     await ctx.close();
