@@ -100,7 +100,7 @@ export function fetchTransport(
 
 /** One XHR exchange: any method, any body (a form, raw bytes, or none). */
 export interface XhrExchange {
-  method: 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body: XMLHttpRequestBodyInit | null;

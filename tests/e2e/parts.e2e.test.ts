@@ -269,13 +269,13 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     });
     afterAll(() => {
       front.closeConnections = false;
-      front.dropPart = undefined;
+      front.drop.clear();
     });
 
     it('dropped once: the extension sends it once more, and the upload completes', async () => {
       const bytes = randomBytes(SIZE);
       const mark = front.seen.length;
-      front.dropPart = { index: 1, attempts: 1 };
+      front.drop.set(1, 1);
       const { link, page } = await uploadFile('dropped-once.bin', bytes);
       const seen = since(mark);
       expect(matching(seen, 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, 204]);
@@ -290,7 +290,7 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       await page.waitFor(FILE_INPUT);
       const before = await historyCount(page);
       const mark = front.seen.length;
-      front.dropPart = { index: 1, attempts: Number.POSITIVE_INFINITY };
+      front.drop.set(1, Number.POSITIVE_INFINITY);
       await chooseFiles(page, { name: 'dropped-always.bin', buffer: randomBytes(SIZE) });
       const alert = '.job[data-state="failed"] [role="alert"] .error';
       await page.waitFor(alert, { timeout: 60_000 }).catch(async (err) => {
