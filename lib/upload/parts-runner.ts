@@ -8,6 +8,7 @@
  * (XMLHttpRequest for progress in both; fetch in Node's tests).
  */
 import { deferred } from '../deferred';
+import type { PhaseProgress } from '../jobs/progress';
 import { type Sleep, sleep } from './backoff';
 import { readUploadAnswer } from './client';
 import { abortedError, atAddress, UploadError } from './errors';
@@ -81,6 +82,28 @@ export interface PartsUpload<B> {
   signal?: AbortSignal;
   /** The longest wait with no progress on one request (transport.ts). */
   timeoutMs?: number;
+}
+
+/**
+ * The reports of an upload in parts as its job's one phase, 'uploading': the bytes on the server, and
+ * whether it waits for the network (which the bar says instead of its phase).
+ */
+export function uploadingReports(
+  report: (p: PhaseProgress) => void,
+): Required<Pick<PartsUpload<unknown>, 'onProgress' | 'onWaiting'>> {
+  let last = { done: 0, total: 0 };
+  let waiting = false;
+  const tell = () => report({ phases: ['uploading'], phase: 'uploading', ...last, waiting });
+  return {
+    onProgress(done, total) {
+      last = { done, total };
+      tell();
+    },
+    onWaiting(now) {
+      waiting = now;
+      tell();
+    },
+  };
 }
 
 /**
