@@ -10,7 +10,7 @@ import { backoffMs, FIRST_PAUSE_MS, LONGEST_PAUSE_MS, type Sleep } from '../../l
 import { MIN_PART_BYTES } from '../../lib/upload/parts';
 import { Declined } from '../../lib/upload/plan';
 import type { UploadTarget } from '../../lib/upload/types';
-import { startPartsFront } from '../e2e/support/parts-front';
+import { partPutsAtServer, startPartsFront } from '../e2e/support/parts-front';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
 import { sealedPartsUpload } from './sealed-parts';
 
@@ -52,17 +52,6 @@ function upload(target: UploadTarget, plain: Uint8Array<ArrayBuffer>, more: obje
   return { outcome, waiting, secret: (cipher as { secret: Uint8Array }).secret };
 }
 
-/** The server's recorded PUTs of each part index, with the bytes each carried. */
-function putsByIndex(s: { requests: readonly { method: string; url: string; bodyBytes: number }[] }) {
-  const by = new Map<number, number[]>();
-  for (const r of s.requests) {
-    const index = r.method === 'PUT' ? PART_PUT.exec(r.url)?.[1] : undefined;
-    if (index === undefined) continue;
-    by.set(Number(index), [...(by.get(Number(index)) ?? []), r.bodyBytes]);
-  }
-  return by;
-}
-
 describe('an upload in parts whose connection breaks off', () => {
   it('cut mid-part, then mid-another, an answer lost and the network down a while: it resumes, sends no held part again, and completes', async () => {
     const { server: s, front, target } = await serverBehindFront();
@@ -84,7 +73,7 @@ describe('an upload in parts whose connection breaks off', () => {
       if (sent instanceof Declined) throw new Error(`declined: ${sent.reason}`);
       expect(front.down).toBe(false);
       // Each part reached the server whole exactly once: none it held was sent again.
-      const puts = putsByIndex(s);
+      const puts = partPutsAtServer(s.requests);
       expect([...puts.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
       for (const [index, bodies] of puts) expect(bodies, `part ${index}`).toHaveLength(1);
       // The front saw the cut tries, and the client asked which parts the server holds.

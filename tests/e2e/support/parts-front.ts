@@ -68,6 +68,21 @@ export interface PartsFront {
   close(): Promise<void>;
 }
 
+/**
+ * Part index → the bytes of each PUT of it the server itself recorded (not the front): after a cut, a
+ * part the server held must not be there twice.
+ */
+export function partPutsAtServer(
+  requests: readonly { method: string; url: string; bodyBytes: number }[],
+): Map<number, number[]> {
+  const by = new Map<number, number[]>();
+  for (const r of requests) {
+    const index = r.method === 'PUT' ? PART.exec(r.url)?.[1] : undefined;
+    if (index !== undefined) by.set(Number(index), [...(by.get(Number(index)) ?? []), r.bodyBytes]);
+  }
+  return by;
+}
+
 export async function startPartsFront(server: ServerAddresses, host: string): Promise<PartsFront> {
   const target = new URL(server.apiUrl);
   const heldResponses = new Set<ServerResponse>();
