@@ -185,8 +185,11 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       const page = await d.open('upload.html');
       await page.waitFor(FILE_INPUT);
       await chooseFiles(page, path);
-      await page.waitFor(DONE_LINK, { timeout: 120_000 }).catch(async (err) => {
-        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+      await page.waitFor(DONE_LINK, { timeout: 90_000 }).catch(async (err) => {
+        const seen = since(mark).map((s) => `${s.method} ${s.path} ${s.status ?? 'cut'}`);
+        throw new Error(
+          `${(err as Error).message} The jobs showed: ${await jobsShown(page)} The front saw: ${seen.join('; ')}`,
+        );
       });
       const link = await page.inputValue(DONE_LINK);
       const seen = since(mark);
@@ -320,8 +323,11 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       } finally {
         front.down = false;
       }
-      await page.waitFor(DONE_LINK, { timeout: 120_000 }).catch(async (err) => {
-        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+      await page.waitFor(DONE_LINK, { timeout: 90_000 }).catch(async (err) => {
+        const seen = since(mark).map((s) => `${s.method} ${s.path} ${s.status ?? 'cut'}`);
+        throw new Error(
+          `${(err as Error).message} The jobs showed: ${await jobsShown(page)} The front saw: ${seen.join('; ')}`,
+        );
       });
       const link = await page.inputValue(DONE_LINK);
       // The server got each part whole exactly once: part 2, which it held, was not sent again.
