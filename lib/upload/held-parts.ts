@@ -23,8 +23,19 @@ export function isLost(err: unknown): boolean {
   return err.kind === 'http' && err.status !== undefined && PROXY_LOST.has(err.status);
 }
 
-export function sessionGoneError(details: { status?: number; serverMessage?: string } = {}): UploadError {
+type GoneDetails = Pick<UploadError, 'status' | 'serverMessage'>;
+
+/** The server no longer holds the session: the file must be sent again, as a new upload. */
+export function sessionGoneError(details: GoneDetails = {}): UploadError {
   return new UploadError('session-gone', t('partsSessionGone'), details);
+}
+
+/**
+ * Done's answer was lost and the server no longer holds the session: that Done most likely made the
+ * upload, but its link never arrived.
+ */
+export function doneLostError(details: GoneDetails = {}): UploadError {
+  return new UploadError('session-gone', t('partsDoneLost'), details);
 }
 
 /** A 404 (a part's, or the held parts'): the server no longer holds the session. */
@@ -42,10 +53,7 @@ export function readHeldParts(answer: TransportResponse, session: PartsSession):
   try {
     json = refusalChecked(status, contentType, body);
   } catch (err) {
-    if (isSessionGone(err)) {
-      const { serverMessage } = err as UploadError;
-      throw sessionGoneError({ status, ...(serverMessage !== undefined ? { serverMessage } : {}) });
-    }
+    if (isSessionGone(err)) throw sessionGoneError(err as UploadError);
     throw err;
   }
   const unreadable = () =>

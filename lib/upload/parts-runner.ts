@@ -12,7 +12,14 @@ import type { PhaseProgress } from '../jobs/progress';
 import { type Sleep, sleep } from './backoff';
 import { readUploadAnswer } from './client';
 import { abortedError, atAddress, UploadError } from './errors';
-import { isLost, isSessionGone, Reconnect, readHeldParts, sessionGoneError } from './held-parts';
+import {
+  doneLostError,
+  isLost,
+  isSessionGone,
+  Reconnect,
+  readHeldParts,
+  sessionGoneError,
+} from './held-parts';
 import { partsSessionUrl, partUrl } from './hushdrop-api';
 import { serverAddress } from './links';
 import { buildPartsStart, checkPartAnswer, type PartsSession, partSize, readPartsStart } from './parts';
@@ -215,10 +222,7 @@ async function runSession<B>(
         sending.delete(index);
         report();
         if (stop.signal.aborted) throw located(err);
-        if (isSessionGone(err)) {
-          const { status, serverMessage } = err as UploadError;
-          throw sessionGoneError({ status, ...(serverMessage !== undefined ? { serverMessage } : {}) });
-        }
+        if (isSessionGone(err)) throw sessionGoneError(err as UploadError);
         if (!isLost(err)) throw located(err);
       }
       // The server may have taken the part before the connection broke: then it is not sent again.
@@ -256,20 +260,27 @@ async function runSession<B>(
   pump();
 
   /**
-   * Done. If its answer is lost, Done again once the server answers that it still holds the session
-   * (a Done that went through ended it: then the upload is 'session-gone', its link never seen).
+   * Done. If its answer is lost, Done again once the server answers that it still holds the session.
+   * A Done that went through has ended it: a 404 then means the upload was probably made but its link
+   * never arrived ('session-gone', with a sentence that says so).
    */
   const finish = async () => {
+    let lost = false;
     for (;;) {
       try {
-        return await exchange(
+        const answer = await exchange(
           { method: 'POST', url: sessionUrl, headers, body: null },
           { signal: stop.signal, timeoutMs },
         );
+        if (lost && answer.status === 404) throw doneLostError({ status: 404 });
+        return answer;
       } catch (err) {
         if (stop.signal.aborted || !isLost(err)) throw located(err);
       }
-      await held();
+      lost = true;
+      await held().catch((err) => {
+        throw err instanceof UploadError && err.kind === 'session-gone' ? doneLostError(err) : err;
+      });
     }
   };
 

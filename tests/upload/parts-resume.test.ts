@@ -7,11 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { eceDecryptBytes } from '../../lib/crypto';
 import { newFileCipher } from '../../lib/crypto/file-cipher';
 import { backoffMs, FIRST_PAUSE_MS, LONGEST_PAUSE_MS, type Sleep } from '../../lib/upload/backoff';
+import { UploadError } from '../../lib/upload/errors';
 import { MIN_PART_BYTES } from '../../lib/upload/parts';
+import type { PartsExchange } from '../../lib/upload/parts-runner';
 import { Declined } from '../../lib/upload/plan';
 import type { UploadTarget } from '../../lib/upload/types';
 import { partPutsAtServer, startPartsFront } from '../e2e/support/parts-front';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
+import { fetchExchange } from './fetch-exchange';
 import { sealedPartsUpload } from './sealed-parts';
 
 const start = serversStoppedAfterEach();
@@ -143,6 +146,39 @@ describe('an upload in parts whose connection breaks off', () => {
       await front.close();
     }
   });
+
+  for (const reached of [false, true]) {
+    it(`Done whose answer is lost (${reached ? 'after the server finished' : 'before it reached the server'}): ${reached ? 'a sentence says the link never arrived' : 'it asks, then finishes'}`, async () => {
+      const { server: s, front, target } = await serverBehindFront();
+      try {
+        let lose = true;
+        const losingDone: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, options) => {
+          if (req.method !== 'POST' || !SESSION.test(req.url) || !lose) return fetchExchange(req, options);
+          lose = false;
+          if (reached) await fetchExchange(req, options);
+          throw new UploadError('network', 'The connection broke off.');
+        };
+        const { sleep } = recordedSleep();
+        const plain = new Uint8Array(randomBytes(PART + 1));
+        const { outcome, secret } = upload(target, plain, { sleep, exchange: losingDone });
+        const dones = () => s.requests.filter((r) => r.method === 'POST' && SESSION.test(r.url));
+        if (reached) {
+          await expect(outcome).rejects.toMatchObject({ kind: 'session-gone' });
+          await expect(outcome).rejects.toThrow(/its link never arrived/);
+          expect(dones()).toHaveLength(1);
+          return;
+        }
+        const sent = await outcome;
+        if (sent instanceof Declined) throw new Error(`declined: ${sent.reason}`);
+        expect(dones()).toHaveLength(1);
+        const stored = await s.stored(sent.result.fileName);
+        const opened = await eceDecryptBytes(new Uint8Array(await stored!.bytes()), secret);
+        expect(Buffer.from(opened).equals(Buffer.from(plain))).toBe(true);
+      } finally {
+        await front.close();
+      }
+    });
+  }
 
   it('waits from 1 s, doubling, at most 30 s, each pause jittered between half and all of it', () => {
     const at = (random: number) => [0, 1, 2, 5, 6, 40].map((n) => backoffMs(n, () => random));
