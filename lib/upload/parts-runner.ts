@@ -1,11 +1,12 @@
 /**
  * Runs one upload in parts (the protocol is parts.ts): Start, then each part PUT as soon as its source
  * has made it, at most MAX_IN_FLIGHT at once, then Done, whose answer is the upload's; on a failure or
- * a Cancel, Abort (DELETE), so the server keeps nothing. A part whose connection broke off does not fail
- * the upload: it waits, then sends only what the server does not hold (held-parts.ts). Browser-neutral: where a part's bytes come
- * from (a part file a worker wrote, in the extension; a slice of the sealed stream held in memory, in
- * the server's upload page) is the PartsSource, and the requests go through an injected exchange
- * (XMLHttpRequest for progress in both; fetch in Node's tests).
+ * a Cancel, Abort (DELETE), so the server keeps nothing. A part whose connection broke off does not
+ * fail the upload: it waits for the network, then sends only what the server does not hold
+ * (held-parts.ts). Browser-neutral: where a part's bytes come from (a part file a worker wrote, in the
+ * extension; a slice of the sealed stream held in memory, in the server's upload page) is the
+ * PartsSource, and the requests go through an injected exchange (XMLHttpRequest for progress in both;
+ * fetch in Node's tests).
  */
 import { deferred } from '../deferred';
 import type { PhaseProgress } from '../jobs/progress';
