@@ -129,8 +129,16 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
           requestStreams,
           freeSpentBuffers,
           // One bar over the phases, in bytes of the file's own size (the request's are a bit more).
-          onProgress: (p) =>
-            update({ phase: p.phase, msLeft: undefined, ...track(p), waiting: p.waiting || undefined }),
+          // While it waits for the network, no time left is told: the pace so far says nothing of it.
+          onProgress: (p) => {
+            const { done, msLeft } = track(p);
+            update({
+              phase: p.phase,
+              done,
+              msLeft: p.waiting ? undefined : msLeft,
+              waiting: p.waiting || undefined,
+            });
+          },
         },
       );
       state = {
