@@ -11,6 +11,7 @@ import {
   handlePartPut,
   handlePartsAbort,
   handlePartsDone,
+  handlePartsHeld,
   handlePartsStart,
   type PartsRequest,
 } from './api/parts';
@@ -126,6 +127,8 @@ export function createApp(deps: AppDeps): App {
         return handlePartsStart(ctx, partsRequest(x, target.variant));
       case 'parts-put':
         return handlePartPut(ctx, partsRequest(x, target.variant), target.id, target.index);
+      case 'parts-held':
+        return handlePartsHeld(ctx, partsRequest(x, target.variant), target.id);
       case 'parts-done':
         return handlePartsDone(ctx, partsRequest(x, target.variant), target.id, x.links);
       case 'parts-abort':

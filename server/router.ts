@@ -5,7 +5,8 @@
 //   POST /api/v1/Upload            current upload       GET /<name>/<key>?sub=u, /u/<name>/<key>    delete
 //   POST /u/Action/DownloadData    stored bytes by name GET /_hushdrop/info, /_hushdrop/health, /_hushdrop/metrics
 // Uploads in parts, under either variant's upload path P (…/v1/Upload/Parts, legacy with ?sub=api kept):
-//   POST P  start     PUT P/<id>/<index>  one part     POST P/<id>  done     DELETE P/<id>  abort
+//   POST P  start     PUT P/<id>/<index>  one part     GET P/<id>  parts held     POST P/<id>  done
+//   DELETE P/<id>  abort
 
 import { partsStepOf } from '../lib/upload/hushdrop-api';
 import type { Variant } from './uploads/record';
@@ -17,6 +18,7 @@ export type Route =
   | { kind: 'upload'; variant: Variant }
   | { kind: 'parts-start'; variant: Variant }
   | { kind: 'parts-put'; variant: Variant; id: string; index: string }
+  | { kind: 'parts-held'; variant: Variant; id: string }
   | { kind: 'parts-done'; variant: Variant; id: string }
   | { kind: 'parts-abort'; variant: Variant; id: string }
   | { kind: 'download'; fileName: string }
@@ -80,7 +82,7 @@ export function route(method: string, rawUrl: string): Route {
     if (!step) return { kind: 'none' };
     if (step.step === 'start') return { kind: 'parts-start', variant };
     if (step.step === 'put') return { kind: 'parts-put', variant, id: step.id, index: step.index };
-    return { kind: step.step === 'done' ? 'parts-done' : 'parts-abort', variant, id: step.id };
+    return { kind: `parts-${step.step}`, variant, id: step.id };
   };
 
   if (sub === 'api') {

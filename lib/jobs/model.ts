@@ -53,6 +53,8 @@ export interface JobState {
   total: number;
   /** Time left at the pace so far, once it can be told. */
   msLeft?: number;
+  /** The connection broke off: the upload waits for the network and resumes where it stopped. */
+  waiting?: boolean;
   mode?: Mode;
   link?: string;
   deletionLink?: string;

@@ -19,6 +19,8 @@ export interface PhaseProgress {
   phase: WorkPhase;
   done: number;
   total: number;
+  /** The connection broke off: the upload waits for the network, then resumes (lib/upload/held-parts.ts). */
+  waiting?: boolean;
 }
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);

@@ -29,6 +29,7 @@ export function isJobState(value: unknown): value is JobState {
     count(j.total) &&
     count(j.startedAt) &&
     (j.msLeft === undefined || count(j.msLeft)) &&
+    (j.waiting === undefined || typeof j.waiting === 'boolean') &&
     WAYS_OUT.has(j.errorWayOut as string | undefined) &&
     ['link', 'deletionLink', 'error', 'errorDetail', 'warning', 'profileId'].every((k) => text(j[k]))
   );

@@ -21,6 +21,11 @@ export type UploadErrorKind =
    * streams request bodies only over HTTP/2). The upload pipeline sends it another way.
    */
   | 'stream-refused'
+  /**
+   * An upload in parts whose session the server no longer holds (it expired, or was removed, while
+   * the connection was down): the file must be sent again, as a new upload.
+   */
+  | 'session-gone'
   /** The settings or arguments cannot make a request (e.g. a server address that is not a web address). */
   | 'settings';
 

@@ -36,7 +36,8 @@ export interface CurrentVariantInfo {
 
 /**
  * Uploads in parts live under a variant's upload path P (`…/v1/Upload`, the legacy variant's query
- * kept): `POST P/Parts` starts, `PUT P/Parts/<id>/<index>` sends part `index`, `POST P/Parts/<id>`
+ * kept): `POST P/Parts` starts, `PUT P/Parts/<id>/<index>` sends part `index`, `GET P/Parts/<id>`
+ * tells which parts the server holds (a client resuming after a broken connection), `POST P/Parts/<id>`
  * is done, `DELETE P/Parts/<id>` aborts.
  */
 export const PARTS_SEGMENT = 'Parts';
@@ -45,6 +46,7 @@ export const PARTS_SEGMENT = 'Parts';
 export type PartsStep =
   | { step: 'start' }
   | { step: 'put'; id: string; index: string }
+  | { step: 'held'; id: string }
   | { step: 'done'; id: string }
   | { step: 'abort'; id: string };
 
@@ -53,6 +55,7 @@ export function partsStepOf(method: string, rest: readonly string[]): PartsStep 
   if (rest[0]?.toLowerCase() !== PARTS_SEGMENT.toLowerCase()) return undefined;
   const [, id, index] = rest;
   if (rest.length === 1 && method === 'POST') return { step: 'start' };
+  if (rest.length === 2 && method === 'GET') return { step: 'held', id: id! };
   if (rest.length === 2 && method === 'POST') return { step: 'done', id: id! };
   if (rest.length === 2 && method === 'DELETE') return { step: 'abort', id: id! };
   if (rest.length === 3 && method === 'PUT') return { step: 'put', id: id!, index: index! };
@@ -74,7 +77,7 @@ export function partsEndpoint(uploadUrl: string): string {
   return appendPath(uploadUrl, PARTS_SEGMENT);
 }
 
-/** Where Done (POST) and Abort (DELETE) of a session go: `{base}/<id>`. */
+/** Where the held parts (GET), Done (POST) and Abort (DELETE) of a session go: `{base}/<id>`. */
 export function partsSessionUrl(base: string, id: string): string {
   return appendPath(base, id);
 }
@@ -91,4 +94,29 @@ export interface PartsStartAnswer {
   parts: number;
   /** ISO 8601: the session is swept after this. */
   expiresAt: string;
+}
+
+/**
+ * `GET P/Parts/<id>`'s answer (200): the parts the server holds whole, as ranges of indices `[first,
+ * last]` (both included, ascending, apart), so that a session of thousands of parts answers briefly. A
+ * part still arriving is not held. 404 once the session is gone (finished, aborted or expired).
+ */
+export interface PartsHeldAnswer {
+  id: string;
+  partBytes: number;
+  parts: number;
+  held: Array<[number, number]>;
+  /** ISO 8601, as in Start's answer. */
+  expiresAt: string;
+}
+
+/** Ascending part indices as PartsHeldAnswer's ranges. */
+export function heldRanges(indices: readonly number[]): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const index of indices) {
+    const last = ranges.at(-1);
+    if (last && index === last[1] + 1) last[1] = index;
+    else ranges.push([index, index]);
+  }
+  return ranges;
 }

@@ -11,7 +11,7 @@ import type { PhaseProgress } from '../jobs/progress';
 import { sendUpload } from './client';
 import { abortedError } from './errors';
 import { deletionLink, shareLink } from './links';
-import { type PartsExchange, uploadInParts } from './parts-runner';
+import { type PartsExchange, uploadInParts, uploadingReports } from './parts-runner';
 import { Declined, planUpload, tryInOrder, type UploadWay, type WayJob } from './plan';
 import type { ServerInfo } from './server-info';
 import { streamParts } from './stream-parts';
@@ -97,8 +97,7 @@ function partsFromStream(exchange: PartsExchange<Uint8Array<ArrayBuffer>>): Uplo
         signal,
         timeoutMs,
         open: (session, stop) => streamParts(sealedStream(job.file, cipher), session, stop),
-        onProgress: (done, total) =>
-          job.onProgress({ phases: ['uploading'], phase: 'uploading', done, total }),
+        ...uploadingReports(job.onProgress),
       });
       return sent instanceof Declined ? sent : { result: sent.result };
     },

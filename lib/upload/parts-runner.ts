@@ -1,14 +1,26 @@
 /**
  * Runs one upload in parts (the protocol is parts.ts): Start, then each part PUT as soon as its source
  * has made it, at most MAX_IN_FLIGHT at once, then Done, whose answer is the upload's; on a failure or
- * a Cancel, Abort (DELETE), so the server keeps nothing. Browser-neutral: where a part's bytes come
- * from (a part file a worker wrote, in the extension; a slice of the sealed stream held in memory, in
- * the server's upload page) is the PartsSource, and the requests go through an injected exchange
- * (XMLHttpRequest for progress in both; fetch in Node's tests).
+ * a Cancel, Abort (DELETE), so the server keeps nothing. A part whose connection broke off does not
+ * fail the upload: it waits for the network, then sends only what the server does not hold
+ * (held-parts.ts). Browser-neutral: where a part's bytes come from (a part file a worker wrote, in the
+ * extension; a slice of the sealed stream held in memory, in the server's upload page) is the
+ * PartsSource, and the requests go through an injected exchange (XMLHttpRequest for progress in both;
+ * fetch in Node's tests).
  */
 import { deferred } from '../deferred';
+import type { PhaseProgress } from '../jobs/progress';
+import { type Sleep, sleep } from './backoff';
 import { readUploadAnswer } from './client';
 import { abortedError, atAddress, UploadError } from './errors';
+import {
+  doneLostError,
+  isLost,
+  isSessionGone,
+  Reconnect,
+  readHeldParts,
+  sessionGoneError,
+} from './held-parts';
 import { partsSessionUrl, partUrl } from './hushdrop-api';
 import { serverAddress } from './links';
 import { buildPartsStart, checkPartAnswer, type PartsSession, partSize, readPartsStart } from './parts';
@@ -28,9 +40,9 @@ export const MAX_IN_FLIGHT = 2;
 /** How long Abort may take before it is left to the server's sweeper. */
 export const ABORT_WITHIN_MS = 10_000;
 
-/** One request of the protocol: Start's form, a part's bytes (`B`), or nothing (Done, Abort). */
+/** One request of the protocol: Start's form, a part's bytes (`B`), or nothing (held parts, Done, Abort). */
 export interface PartsRequest<B> {
-  method: 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body: FormData | B | null;
@@ -70,10 +82,36 @@ export interface PartsUpload<B> {
   open(session: PartsSession, stop: AbortSignal): PartsSource<B>;
   /** Bytes the server has taken so far, of `total`. */
   onProgress?(done: number, total: number): void;
+  /** true while the connection is down and the upload waits to resume; false once the server answers. */
+  onWaiting?(waiting: boolean): void;
+  /** How the waiting between tries waits (tests pass their own clock). */
+  sleep?: Sleep;
   /** The caller's Cancel. */
   signal?: AbortSignal;
   /** The longest wait with no progress on one request (transport.ts). */
   timeoutMs?: number;
+}
+
+/**
+ * The reports of an upload in parts as its job's one phase, 'uploading': the bytes on the server, and
+ * whether it waits for the network (which the bar says instead of its phase).
+ */
+export function uploadingReports(
+  report: (p: PhaseProgress) => void,
+): Required<Pick<PartsUpload<unknown>, 'onProgress' | 'onWaiting'>> {
+  let last = { done: 0, total: 0 };
+  let waiting = false;
+  const tell = () => report({ phases: ['uploading'], phase: 'uploading', ...last, waiting });
+  return {
+    onProgress(done, total) {
+      last = { done, total };
+      tell();
+    },
+    onWaiting(now) {
+      waiting = now;
+      tell();
+    },
+  };
 }
 
 /**
@@ -128,6 +166,27 @@ async function runSession<B>(
     failed.reject(err);
   };
   const source = u.open(session, stop.signal);
+  const sessionUrl = partsSessionUrl(base, session.id);
+  const reconnect = new Reconnect(
+    async () =>
+      readHeldParts(
+        await exchange(
+          { method: 'GET', url: sessionUrl, headers, body: null },
+          { signal: stop.signal, timeoutMs },
+        ),
+        session,
+      ),
+    u.sleep ?? sleep,
+    stop.signal,
+    (waiting) => {
+      if (!stop.signal.aborted) u.onWaiting?.(waiting);
+    },
+  );
+  /** Waits until the server answers again: the parts it holds. */
+  const held = () =>
+    reconnect.held().catch((err) => {
+      throw located(err);
+    });
 
   // Progress: parts on the server, and what the parts being sent have sent so far.
   const sending = new Map<number, number>();
@@ -139,7 +198,7 @@ async function runSession<B>(
   };
 
   const sendPart = async (index: number, body: B) => {
-    for (let attempt = 0; ; attempt++) {
+    for (;;) {
       try {
         const answer = await exchange(
           {
@@ -158,14 +217,17 @@ async function runSession<B>(
           },
         );
         checkPartAnswer(answer, index, parts);
+        reconnect.flowing();
         return;
       } catch (err) {
         sending.delete(index);
-        // Sending an index again replaces it: a broken connection costs this part once.
-        const lost = err instanceof UploadError && (err.kind === 'network' || err.kind === 'timeout');
-        if (lost && attempt === 0 && !stop.signal.aborted) continue;
-        throw located(err);
+        report();
+        if (stop.signal.aborted) throw located(err);
+        if (isSessionGone(err)) throw sessionGoneError(err as UploadError);
+        if (!isLost(err)) throw located(err);
       }
+      // The server may have taken the part before the connection broke: then it is not sent again.
+      if ((await held()).has(index)) return;
     }
   };
 
@@ -198,16 +260,35 @@ async function runSession<B>(
   }, fail);
   pump();
 
+  /**
+   * Done. If its answer is lost, Done again once the server answers that it still holds the session.
+   * A Done that went through has ended it: a 404 then means the upload was probably made but its link
+   * never arrived ('session-gone', with a sentence that says so).
+   */
+  const finish = async () => {
+    let lost = false;
+    for (;;) {
+      try {
+        const answer = await exchange(
+          { method: 'POST', url: sessionUrl, headers, body: null },
+          { signal: stop.signal, timeoutMs },
+        );
+        if (lost && answer.status === 404) throw doneLostError({ status: 404 });
+        return answer;
+      } catch (err) {
+        if (stop.signal.aborted || !isLost(err)) throw located(err);
+      }
+      lost = true;
+      await held().catch((err) => {
+        throw err instanceof UploadError && err.kind === 'session-gone' ? doneLostError(err) : err;
+      });
+    }
+  };
+
   let succeeded = false;
   try {
     await Promise.race([allSent.promise, failed.promise]);
-    const answer = await exchange(
-      { method: 'POST', url: partsSessionUrl(base, session.id), headers, body: null },
-      { signal: stop.signal, timeoutMs },
-    ).catch((err) => {
-      throw located(err);
-    });
-    const result = readUploadAnswer(u.target, u.options, u.iv, answer);
+    const result = readUploadAnswer(u.target, u.options, u.iv, await finish());
     succeeded = true;
     return { result };
   } catch (err) {
@@ -220,7 +301,7 @@ async function runSession<B>(
     if (!succeeded) {
       stop.abort(failure);
       await made.catch(() => {});
-      await abortSession(exchange, partsSessionUrl(base, session.id), headers);
+      await abortSession(exchange, sessionUrl, headers);
     }
     await source.close();
   }

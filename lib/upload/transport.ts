@@ -100,7 +100,7 @@ export function fetchTransport(
 
 /** One XHR exchange: any method, any body (a form, raw bytes, or none). */
 export interface XhrExchange {
-  method: 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body: XMLHttpRequestBodyInit | null;
@@ -146,11 +146,15 @@ export function xhrExchange(
     xhr.onprogress = () => timer.restart();
     xhr.onload = () =>
       settle(() =>
-        resolve({
-          status: xhr.status,
-          contentType: xhr.getResponseHeader('content-type'),
-          body: xhr.responseText,
-        }),
+        // Status 0 is no answer at all: Firefox ends a request whose connection broke off after its
+        // body was sent with a load, not an error.
+        xhr.status === 0
+          ? reject(networkError())
+          : resolve({
+              status: xhr.status,
+              contentType: xhr.getResponseHeader('content-type'),
+              body: xhr.responseText,
+            }),
       );
     xhr.onerror = () => settle(() => reject(networkError()));
     xhr.ontimeout = () => settle(() => reject(timeoutError()));

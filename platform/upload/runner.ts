@@ -99,7 +99,10 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
     let state = newJobState(req);
     const progress = throttle(report);
     const update = (patch: Partial<JobState>) => {
-      const phaseChanged = patch.phase !== undefined && patch.phase !== state.phase;
+      // A new phase, or the waiting for the network begun or ended, is told at once.
+      const phaseChanged =
+        (patch.phase !== undefined && patch.phase !== state.phase) ||
+        ('waiting' in patch && patch.waiting !== state.waiting);
       state = { ...state, ...patch };
       if (phaseChanged) progress.now(state);
       else progress(state);
@@ -126,7 +129,16 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
           requestStreams,
           freeSpentBuffers,
           // One bar over the phases, in bytes of the file's own size (the request's are a bit more).
-          onProgress: (p) => update({ phase: p.phase, msLeft: undefined, ...track(p) }),
+          // While it waits for the network, no time left is told: the pace so far says nothing of it.
+          onProgress: (p) => {
+            const { done, msLeft } = track(p);
+            update({
+              phase: p.phase,
+              done,
+              msLeft: p.waiting ? undefined : msLeft,
+              waiting: p.waiting || undefined,
+            });
+          },
         },
       );
       state = {
@@ -138,6 +150,7 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
         warning: historyError?.message,
         done: size,
         msLeft: undefined,
+        waiting: undefined,
       };
     } catch (err) {
       const refusal = sizeRefusal(err, req.profile, size);
@@ -151,6 +164,7 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
         errorWayOut: cancelled ? undefined : wayOut,
         learnedSizeLimit: refusal?.limit,
         msLeft: undefined,
+        waiting: undefined,
       };
     }
     running.delete(req.jobId);

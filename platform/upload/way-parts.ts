@@ -2,8 +2,8 @@
 // MEASURED_FROM_BYTES or more, to a server whose info answer listed parts: lib/upload/parts.ts has the
 // protocol). Why: the disk way encrypts the whole file, then sends it (in series, 0.50× curl at
 // 1 Gbit/s), and Chromium caps a streamed body below the link; in parts, part k is sent while part
-// k+1 is encrypted, so the upload runs at about max(encrypt, send), and a dropped connection costs one
-// part. A server that answers Start 404/405 after all (its info was older than it), or 429 (too many
+// k+1 is encrypted, so the upload runs at about max(encrypt, send), and a dropped connection costs at
+// most the parts in flight: the upload waits for the network and sends only what the server lacks. A server that answers Start 404/405 after all (its info was older than it), or 429 (too many
 // sessions from here), gets a decline, and the plan's next way sends the file as one request.
 //
 // The files worker writes the ciphertext, cut at the session's part size, into one OPFS scratch file
@@ -11,8 +11,8 @@
 // fewer than MAX_ON_DISK parts are off the server: the worker waits for the next, so the disk holds a
 // few parts, never the whole copy. Each finished part goes as an XHR PUT of its raw bytes (as a File
 // with a path where Chromium has one: path-backed-file.ts; this document makes the XHR, as that
-// requires). The protocol (Start, at most two parts in flight, one sent again after a network failure,
-// Done; Abort on failure or cancel) is lib/upload/parts-runner.ts, which the server's own upload page
+// requires). The protocol (Start, at most two parts in flight, a wait for the network after a broken
+// connection and then only the parts the server does not hold, Done; Abort on failure or cancel) is lib/upload/parts-runner.ts, which the server's own upload page
 // runs too. A part's file is removed once the server has it; on failure or cancel every file is
 // removed and the session aborted (DELETE), best-effort, before the caller hears of it.
 import { STREAM_CHUNK_BYTES } from '../../lib/crypto';
@@ -21,7 +21,12 @@ import { deferredByIndex } from '../../lib/deferred';
 import { t } from '../../lib/i18n';
 import { abortedError } from '../../lib/upload/errors';
 import { type PartsSession, partSize } from '../../lib/upload/parts';
-import { type PartsExchange, type PartsSource, uploadInParts } from '../../lib/upload/parts-runner';
+import {
+  type PartsExchange,
+  type PartsSource,
+  uploadInParts,
+  uploadingReports,
+} from '../../lib/upload/parts-runner';
 import { Declined, type Sent, type UploadWay, type WayJob } from '../../lib/upload/plan';
 import { xhrExchange } from '../../lib/upload/transport';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
@@ -30,8 +35,6 @@ import { sealIntoFiles } from './encrypt-worker-session';
 
 /** Part files handed out and not yet on the server: two being sent and one ready, or being written. */
 const MAX_ON_DISK = 3;
-
-const PHASES = ['uploading'] as const;
 
 /** The requests, with XHR: this document makes them (a path-backed File needs that), with progress. */
 const exchange: PartsExchange<Blob> = (req, options) => xhrExchange(XMLHttpRequest, req, options);
@@ -57,7 +60,7 @@ async function sendInParts(job: WayJob): Promise<Sent | Declined> {
     timeoutMs,
     exchange,
     open: (session, stop) => partFiles(job, cipher, session, stop, signal),
-    onProgress: (done) => job.onProgress({ phases: PHASES, phase: 'uploading', done, total }),
+    ...uploadingReports(job.onProgress),
   });
   return sent instanceof Declined ? sent : { result: sent.result };
 }

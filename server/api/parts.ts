@@ -5,7 +5,7 @@
 // request's body was read (up to a cap), so the client sees it rather than a reset.
 
 import { Readable, Writable } from 'node:stream';
-import type { PartsStartAnswer } from '../../lib/upload/hushdrop-api';
+import { heldRanges, type PartsHeldAnswer, type PartsStartAnswer } from '../../lib/upload/hushdrop-api';
 import { closeAfterReply, declaredLength, drain, readSmallBody } from '../http/body';
 import { cutRequest } from '../http/cut';
 import {
@@ -285,6 +285,34 @@ async function receivePart(ctx: ApiContext, up: PartsRequest, id: string, indexT
   reply(204, {}, Buffer.alloc(0));
 }
 
+/** Which parts the store holds whole: what a client that lost its connection need not send again. */
+export async function handlePartsHeld(ctx: ApiContext, up: PartsRequest, id: string) {
+  const { reply } = up;
+  const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
+  if (!found) return;
+  const session = found.value;
+  let held: number[];
+  try {
+    held = await ctx.uploads.storage.blobs.heldParts(session.blobId, session.handle, session);
+  } catch (err) {
+    if (isStorageError(err, 'not-found')) return unknownSession(reply);
+    if (isStorageError(err)) return replyStorageError(reply, err);
+    throw err;
+  }
+  replyJson(
+    reply,
+    200,
+    {
+      id: session.id,
+      partBytes: session.partBytes,
+      parts: session.count,
+      held: heldRanges(held),
+      expiresAt: new Date(session.expiresAt).toISOString(),
+    } satisfies PartsHeldAnswer,
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
 export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: string, links: Links) {
   const { reply } = up;
   const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
@@ -300,7 +328,7 @@ export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: str
     );
   try {
     // Parts missing are told without writing anything (the store may be full).
-    const missing = await blobs.missingParts(session.blobId, session.handle, session);
+    const missing = session.count - (await blobs.heldParts(session.blobId, session.handle, session)).length;
     if (missing > 0) return partsMissing(missing);
   } catch (err) {
     if (isStorageError(err, 'not-found')) return unknownSession(reply);

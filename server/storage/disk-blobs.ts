@@ -158,8 +158,8 @@ export class DiskBlobs implements BlobStore {
     return this.parts.put(id, layout, index, body);
   }
 
-  missingParts(id: string, _handle: string, layout: PartsLayout): Promise<number> {
-    return this.parts.missing(id, layout);
+  heldParts(id: string, _handle: string, layout: PartsLayout): Promise<number[]> {
+    return this.parts.held(id, layout);
   }
 
   completeParts(id: string, _handle: string, layout: PartsLayout): Promise<{ size: number }> {

@@ -184,25 +184,27 @@ export class DiskParts {
     });
   }
 
-  /** How many parts have no marker (yet). */
-  async missing(id: string, layout: PartsLayout): Promise<number> {
+  /** The indices whose marker is there (a part's marker is made once its bytes were flushed), ascending. */
+  async held(id: string, layout: PartsLayout): Promise<number[]> {
     let names: string[];
     try {
       names = await readdir(this.folderOf(id));
     } catch (err) {
       if (fsCode(err) === 'ENOENT') throw gone(id);
-      throw diskError(err, 'finishing an upload in parts');
+      throw diskError(err, 'listing the parts of an upload');
     }
-    // The markers present are counted, never the indices a layout could have (a count is not a loop bound).
-    const present = names.filter((name) => /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < layout.count);
-    return layout.count - present.length;
+    // The markers present are read, never the indices a layout could have (a count is not a loop bound).
+    return names
+      .filter((name) => /^(0|[1-9][0-9]*)$/.test(name) && Number(name) < layout.count)
+      .map(Number)
+      .sort((a, b) => a - b);
   }
 
   async complete(id: string, layout: PartsLayout): Promise<{ size: number }> {
     const folder = this.folderOf(id);
     const closing = await this.close(id);
     try {
-      const missing = await this.missing(id, layout);
+      const missing = layout.count - (await this.held(id, layout)).length;
       if (missing > 0) {
         closing.reopen();
         throw new PartsMissingError(missing);

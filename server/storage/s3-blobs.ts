@@ -184,8 +184,8 @@ export class S3Blobs implements BlobStore {
     return this.parts.put(id, this.keyOf(id), handle, layout, index, body);
   }
 
-  missingParts(id: string, handle: string, layout: PartsLayout): Promise<number> {
-    return this.parts.missing(id, this.keyOf(id), handle, layout);
+  heldParts(id: string, handle: string, layout: PartsLayout): Promise<number[]> {
+    return this.parts.held(id, this.keyOf(id), handle, layout);
   }
 
   completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {

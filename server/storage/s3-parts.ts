@@ -164,12 +164,14 @@ export class S3Parts {
       }
     } catch (err) {
       if (isGone(err)) throw gone(id);
-      throw s3Error(err, 'finishing an upload in parts');
+      throw s3Error(err, 'listing the parts of an upload');
     }
   }
 
-  async missing(id: string, key: string, handle: string, layout: PartsLayout): Promise<number> {
-    return layout.count - (await this.whole(id, key, handle, layout)).size;
+  /** ListParts names only parts whose upload completed: one still arriving is not held. */
+  async held(id: string, key: string, handle: string, layout: PartsLayout): Promise<number[]> {
+    const whole = await this.whole(id, key, handle, layout);
+    return [...whole.keys()].map((number) => number - 1).sort((a, b) => a - b);
   }
 
   async complete(id: string, key: string, handle: string, layout: PartsLayout): Promise<{ size: number }> {

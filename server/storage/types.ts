@@ -32,7 +32,7 @@
  *   possibly at several instances, in any order and in parallel. Between the requests the write is
  *   known by the blob id and the `handle` `beginParts` gave (store it with the session; disk: '', S3:
  *   the multipart upload's id). A part is stored whole or not at all (a failed part leaves its index
- *   absent). `completeParts` checks that every part is there with its size and makes the blob visible
+ *   absent; `heldParts` tells which are there). `completeParts` checks that every part is there with its size and makes the blob visible
  *   without copying its bytes; until then, nothing of it is in `list`. `abortParts` removes it all.
  * - Failures of the store itself reject with a `StorageError` (see errors.ts) whose `kind` says what
  *   the server answers: `full` (507), `unavailable` (503). Callers never see a raw fs or SDK error.
@@ -90,8 +90,11 @@ export interface BlobStore {
    * index again replaces it. Never holds the part whole in memory.
    */
   putPart(id: string, handle: string, layout: PartsLayout, index: number, body: Readable): Promise<void>;
-  /** How many parts are not stored whole (yet); stores nothing. */
-  missingParts(id: string, handle: string, layout: PartsLayout): Promise<number>;
+  /**
+   * The indices of the parts stored whole, ascending (a part still being written is not); stores nothing.
+   * Rejects with StorageError `not-found` when the write in parts is gone.
+   */
+  heldParts(id: string, handle: string, layout: PartsLayout): Promise<number[]>;
   /** Checks every part and makes the blob visible (no copy); rejects with PartsMissingError otherwise. */
   completeParts(id: string, handle: string, layout: PartsLayout): Promise<{ size: number }>;
   /** Removes everything the write in parts stored; an unknown or finished one is not an error. */

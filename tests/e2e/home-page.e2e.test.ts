@@ -2,16 +2,18 @@
 // window chooses a file, the page encrypts it in the authenticated format and sends it in parts, and
 // shows the link with Copy, a QR code and the deletion link; a second browser opens the link and saves
 // the exact bytes. A Cancel while a part is held at a front (support/parts-front.ts) leaves nothing on
-// the server. A server that requires an account gets one, kept for the tab only.
+// the server; a connection cut there mid-part, with the network down a while, shows the waiting and
+// then completes, no part the server held sent again. A server that requires an account gets one, kept for the tab only.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openLink } from '../../devkit/links';
 import { until } from '../../devkit/wait';
 import type { DriverPage } from './driver/driver';
 import { forEachBrowser, launchDriver } from './driver/each-browser';
 import { seriousViolations } from './support/axe';
 import { ECE_LINK } from './support/ece';
-import { type PartsFront, startPartsFront } from './support/parts-front';
+import { type PartsFront, partPutsAtServer, startPartsFront } from './support/parts-front';
 import { serverForFile } from './support/servers';
 
 const MIB = 1024 * 1024;
@@ -130,6 +132,55 @@ forEachBrowser({ plain: true }, (d) => {
       front.held = undefined;
       front.releaseHeld();
     }
+    await page.close();
+  });
+
+  it('a connection cut mid-part and the network down a while: the page waits for the network, then completes, sending no held part again', async () => {
+    const page = await d.openUrl(`${front.addresses.baseUrl}/`);
+    await page.waitFor('#files', { visible: true });
+    const bytes = randomBytes(12 * MIB);
+    const mark = front.seen.length;
+    const marked = ref.server.requests.length;
+    // No connection reused, so no browser re-sends a part on its own; part 1 breaks off mid-body, and
+    // part 2 reaches the server whole, its answer lost.
+    front.closeConnections = true;
+    front.drop.set(1, 1);
+    front.dropAnswer.set(2, 1);
+    try {
+      await page.setInputFiles('#files', { name: 'wieder aufgenommen.bin', buffer: bytes });
+      await until(
+        async () =>
+          front.seen
+            .slice(mark)
+            .some((s) => s.method === 'PUT' && /\/Parts\/[A-Za-z0-9]+\/1(\?|$)/i.test(s.path))
+            ? true
+            : undefined,
+        'part 1 cut at the front',
+        60_000,
+      );
+      front.down = true;
+      await page.waitFor(
+        { css: '#uploads > li[data-waiting] [role="status"]', hasText: 'Waiting for the network…' },
+        { timeout: 60_000 },
+      );
+      front.down = false;
+      expect(await ended(page, 1, ['done', 'failed', 'cancelled'])).toBe('done');
+    } finally {
+      front.down = false;
+      front.closeConnections = false;
+      front.drop.clear();
+      front.dropAnswer.clear();
+    }
+    const puts = partPutsAtServer(ref.server.requests.slice(marked));
+    expect([...puts.keys()].sort()).toEqual([0, 1, 2]);
+    for (const [index, bodies] of puts) expect(bodies, `part ${index}`).toHaveLength(1);
+    expect(
+      front.seen
+        .slice(mark)
+        .filter((s) => s.method === 'GET' && /\/Upload\/Parts\/[A-Za-z0-9]+\?/i.test(s.path)),
+    ).not.toEqual([]);
+    expect((await openLink(await page.inputValue('#link-1'))).equals(bytes)).toBe(true);
+    expect(await privateFiles(page)).toEqual([]);
     await page.close();
   });
 

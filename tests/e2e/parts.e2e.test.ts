@@ -4,8 +4,9 @@
 // has none) it goes as one POST with no Start at all, and to one whose Start is refused after all,
 // one Start and none after, in any page (the planner, lib/upload/plan.ts, reads the server's record,
 // which Test connection seeds from the info answer); a Cancel mid-way leaves no history entry, no scratch file and no session on the server; a part
-// whose connection drops is sent once more and the upload completes, and a part whose connection
-// drops every time fails the upload after that one retry, leaving nothing behind. A front before
+// whose connection drops is sent once more and the upload completes; with the network down a while the
+// job says it waits for the network, then completes, and a part the server held (its answer lost) is
+// not sent again; a Cancel while it waits leaves nothing behind. A front before
 // the server (support/parts-front.ts) notes the requests and plays the server without parts, the
 // dropped connections (closing every connection, so the browser's own re-sending cannot hide ours)
 // and the part held for the Cancel.
@@ -23,7 +24,7 @@ import type { DriverPage } from './driver/driver';
 import { forEachBrowser } from './driver/each-browser';
 import { historyCount } from './support/history';
 import { UNGRANTED_HOST } from './support/hosts';
-import { type PartsFront, type Seen, startPartsFront } from './support/parts-front';
+import { type PartsFront, partPutsAtServer, type Seen, startPartsFront } from './support/parts-front';
 import { serverForFile } from './support/servers';
 import { chooseFiles, DONE_LINK, FILE_INPUT, fileNameOf, jobsShown, submitFile } from './support/uploads';
 
@@ -184,8 +185,11 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
       const page = await d.open('upload.html');
       await page.waitFor(FILE_INPUT);
       await chooseFiles(page, path);
-      await page.waitFor(DONE_LINK, { timeout: 120_000 }).catch(async (err) => {
-        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+      await page.waitFor(DONE_LINK, { timeout: 90_000 }).catch(async (err) => {
+        const seen = since(mark).map((s) => `${s.method} ${s.path} ${s.status ?? 'cut'}`);
+        throw new Error(
+          `${(err as Error).message} The jobs showed: ${await jobsShown(page)} The front saw: ${seen.join('; ')}`,
+        );
       });
       const link = await page.inputValue(DONE_LINK);
       const seen = since(mark);
@@ -269,38 +273,88 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
     });
     afterAll(() => {
       front.closeConnections = false;
-      front.dropPart = undefined;
+      front.drop.clear();
+      front.dropAnswer.clear();
     });
 
-    it('dropped once: the extension sends it once more, and the upload completes', async () => {
+    it('dropped once: the extension asks which parts the server holds, sends it once more, and the upload completes', async () => {
       const bytes = randomBytes(SIZE);
       const mark = front.seen.length;
-      front.dropPart = { index: 1, attempts: 1 };
+      front.drop.set(1, 1);
       const { link, page } = await uploadFile('dropped-once.bin', bytes);
       const seen = since(mark);
       expect(matching(seen, 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, 204]);
       for (const index of [0, 2])
         expect(matching(seen, 'PUT', PART(index)).map((s) => s.status)).toEqual([204]);
+      expect(matching(seen, 'GET', DONE).map((s) => s.status)).toContain(200);
       expect((await openLink(link)).equals(bytes)).toBe(true);
       await page.close();
     });
 
-    it('dropped every time: sent twice only, then the upload fails with a sentence and leaves nothing', async () => {
+    it('cut mid-part, an answer lost, the network down a while: the job waits for the network, then completes, sending no held part again', async () => {
+      const bytes = randomBytes(SIZE);
+      const mark = front.seen.length;
+      const marked = ref.server.requests.length;
+      // Part 1 breaks off mid-body; part 2 reaches the server whole, its answer lost.
+      front.drop.set(1, 1);
+      front.dropAnswer.set(2, 1);
+      const page = await d.open('upload.html');
+      await page.waitFor(FILE_INPUT);
+      try {
+        await chooseFiles(page, { name: 'resumed.bin', buffer: bytes });
+        await until(
+          async () => (matching(since(mark), 'PUT', PART(1)).length > 0 ? true : undefined),
+          'part 1 cut at the front',
+          60_000,
+        );
+        front.down = true;
+        await page
+          .waitFor(
+            {
+              css: 'label[data-waiting="true"]',
+              hasText: 'Waiting for the network…',
+              within: { css: '.job[data-state="running"]', hasText: 'resumed.bin' },
+            },
+            { timeout: 60_000 },
+          )
+          .catch(async (err) => {
+            throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+          });
+      } finally {
+        front.down = false;
+      }
+      await page.waitFor(DONE_LINK, { timeout: 90_000 }).catch(async (err) => {
+        const seen = since(mark).map((s) => `${s.method} ${s.path} ${s.status ?? 'cut'}`);
+        throw new Error(
+          `${(err as Error).message} The jobs showed: ${await jobsShown(page)} The front saw: ${seen.join('; ')}`,
+        );
+      });
+      const link = await page.inputValue(DONE_LINK);
+      // The server got each part whole exactly once: part 2, which it held, was not sent again.
+      const puts = partPutsAtServer(ref.server.requests.slice(marked));
+      expect([...puts.keys()].sort()).toEqual([0, 1, 2]);
+      for (const [index, bodies] of puts) expect(bodies, `part ${index}`).toHaveLength(1);
+      expect(matching(since(mark), 'PUT', PART(1))).toHaveLength(2);
+      expect(matching(since(mark), 'GET', DONE).map((s) => s.status)).toContain(200);
+      expect((await openLink(link)).equals(bytes)).toBe(true);
+      await page.close();
+    });
+
+    it('dropped every time: the job waits for the network; a Cancel while it waits leaves nothing behind', async () => {
       const page = await d.open('upload.html');
       await page.waitFor(FILE_INPUT);
       const before = await historyCount(page);
       const mark = front.seen.length;
-      front.dropPart = { index: 1, attempts: Number.POSITIVE_INFINITY };
+      front.drop.set(1, Number.POSITIVE_INFINITY);
       await chooseFiles(page, { name: 'dropped-always.bin', buffer: randomBytes(SIZE) });
-      const alert = '.job[data-state="failed"] [role="alert"] .error';
-      await page.waitFor(alert, { timeout: 60_000 }).catch(async (err) => {
-        throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
-      });
-      expect(await page.text(alert)).toContain(
-        `Nothing answered at ${front.addresses.apiUrl}, or the connection broke off.`,
-      );
-      // The part was tried twice (the extension's one retry), not again and again.
-      expect(matching(since(mark), 'PUT', PART(1)).map((s) => s.status)).toEqual([undefined, undefined]);
+      const job = { css: '.job[data-state="running"]', hasText: 'dropped-always.bin' };
+      await page
+        .waitFor({ css: 'label[data-waiting="true"]', within: job }, { timeout: 60_000 })
+        .catch(async (err) => {
+          throw new Error(`${(err as Error).message} The jobs showed: ${await jobsShown(page)}`);
+        });
+      await page.click({ css: 'button', hasText: 'Cancel', within: job });
+      await page.waitFor({ css: '.job[data-state="cancelled"]', hasText: 'dropped-always.bin' });
       expect(await historyCount(page)).toBe(before);
       expect(await uploadScratch(page)).toEqual([]);
       await expectSessionAborted(mark);

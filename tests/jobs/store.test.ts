@@ -77,6 +77,7 @@ describe('acceptReport', () => {
       { ...job('e'), name: undefined },
       { ...job('e'), msLeft: -5 },
       { ...job('e'), msLeft: '12 s' },
+      { ...job('e'), waiting: 'yes' },
       // A way out is one the pages know how to offer: a report cannot make them open something else.
       { ...job('e'), state: 'failed', errorWayOut: 'https://elsewhere.test' },
     ]) {
@@ -85,6 +86,7 @@ describe('acceptReport', () => {
     }
     expect(isJobState(job('e'))).toBe(true);
     expect(isJobState({ ...job('e'), msLeft: 12_000 })).toBe(true);
+    expect(isJobState({ ...job('e'), waiting: true })).toBe(true);
     expect(isJobState({ ...job('e'), state: 'failed', errorWayOut: 'settings' })).toBe(true);
     expect(isJobState({ ...job('e'), state: 'failed', errorWayOut: 'another-server' })).toBe(true);
   });

@@ -1,4 +1,4 @@
-// A client of the server's upload in parts (Start, Part, Done, Abort), for the server's tests: plain
+// A client of the server's upload in parts (Start, Part, Held, Done, Abort), for the server's tests: plain
 // fetch, so each test sees every status and sentence the server answers.
 
 import type { ReferenceServer } from './server';
@@ -41,6 +41,11 @@ export class PartsClient {
         headers: { 'Content-Type': 'application/octet-stream', ...this.headers },
       }),
     );
+  }
+
+  /** Which parts the server holds (a client resuming). */
+  async held(id: string): Promise<Answer> {
+    return answer(await fetch(this.url(id), { headers: this.headers }));
   }
 
   async done(id: string): Promise<Answer> {

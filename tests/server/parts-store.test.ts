@@ -1,6 +1,7 @@
 // The store's writes in parts (server/storage/types.ts), on the store under test (disk, or S3 in the s3
 // project): a part longer or shorter than its index allows is refused and leaves its index absent (also
-// when a whole copy had arrived before), parts replace each other, and nothing is visible before Done.
+// when a whole copy had arrived before), parts replace each other, nothing is visible before Done, and
+// `heldParts` names the parts stored whole, never one still arriving.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { MIN_PART_BYTES } from '../../server/config/settings';
 import { openDiskStorage } from '../../server/storage/disk';
 import { openS3Storage } from '../../server/storage/s3';
@@ -60,13 +62,13 @@ describe('a write in parts', () => {
     await expect(blobs.putPart(id, handle, layout, 0, from(part(1)))).rejects.toThrow(
       /has 1000 bytes, not 5242880/,
     );
-    expect(await blobs.missingParts(id, handle, layout)).toBe(2);
+    expect(await blobs.heldParts(id, handle, layout)).toEqual([]);
 
     // Whole parts, in any order, after the refused ones.
     await blobs.putPart(id, handle, layout, 1, from(part(1)));
-    expect(await blobs.missingParts(id, handle, layout)).toBe(1);
+    expect(await blobs.heldParts(id, handle, layout)).toEqual([1]);
     await blobs.putPart(id, handle, layout, 0, from(part(0)));
-    expect(await blobs.missingParts(id, handle, layout)).toBe(0);
+    expect(await blobs.heldParts(id, handle, layout)).toEqual([0, 1]);
     // Nothing is visible before Done.
     const listed: string[] = [];
     for await (const blob of blobs.list()) listed.push(blob.id);
@@ -88,6 +90,27 @@ describe('a write in parts', () => {
     await expect(blobs.get(id)).rejects.toThrow(/No stored bytes/);
     // Twice is no error.
     await blobs.abortParts(id, handle);
+  });
+
+  it('holds a part only once it arrived whole: one still arriving is not held', async () => {
+    const { blobs } = await store();
+    const id = 'partsStoreTest4';
+    const handle = await blobs.beginParts(id);
+    await blobs.putPart(id, handle, layout, 1, from(part(1)));
+    const body = new PassThrough();
+    const put = blobs.putPart(id, handle, layout, 0, body);
+    // Half of part 0 is taken by the store (the body read it), the rest not sent yet.
+    body.write(part(0).subarray(0, 2 << 20));
+    await until(
+      async () => (body.readableLength === 0 && body.readableFlowing !== null ? true : undefined),
+      'the store reads the part',
+    );
+    expect(await blobs.heldParts(id, handle, layout)).toEqual([1]);
+    body.end(part(0).subarray(2 << 20));
+    await put;
+    expect(await blobs.heldParts(id, handle, layout)).toEqual([0, 1]);
+    await blobs.abortParts(id, handle);
+    await expect(blobs.heldParts(id, handle, layout)).rejects.toMatchObject({ kind: 'not-found' });
   });
 
   // On disk one process writes a session's parts, and an abort once waited for the parts in flight, whose

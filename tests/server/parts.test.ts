@@ -295,11 +295,54 @@ describe('an upload in parts refuses, with a sentence and nothing stored', () =>
       expect(put.json.error.message).toMatch(/another account/);
       expect((await other.done(id)).status).toBe(401);
       expect((await other.abort(id)).status).toBe(401);
+      const held = await other.held(id);
+      expect(held.status).toBe(401);
+      expect(held.json.error.message).toMatch(/another account/);
     }
+    expect((await alice.held(id)).status).toBe(200);
     // The legacy variant's address does not reach a session of the current one.
     expect((await new PartsClient(s, 'legacy').put(id, 0, slice(0))).status).toBe(404);
     expect((await s.storedBlobs()).inProgress).toBe(1);
     expect((await alice.abort(id)).status).toBe(204);
+  });
+
+  it('GET of a session tells the parts held, as ranges, until Done or Abort', async () => {
+    const s = await server();
+    const bigger = randomBytesOf(5 * PART, 9);
+    const client = new PartsClient(s, 'legacy');
+    const { id, expiresAt } = (await client.start(fields({ partsTotal: String(bigger.length) }))).json;
+    const held = async () => {
+      const answer = await client.held(id);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.json).toMatchObject({ id, partBytes: PART, parts: 5, expiresAt });
+      return answer.json.held;
+    };
+    expect(await held()).toEqual([]);
+    for (const index of [0, 1, 3]) await client.put(id, index, PartsClient.slice(bigger, PART, index));
+    expect(await held()).toEqual([
+      [0, 1],
+      [3, 3],
+    ]);
+    // A part cut off is not held.
+    const cut = await client.put(id, 4, new Uint8Array(PART - 1));
+    expect(cut.status).toBe(400);
+    expect(await held()).toEqual([
+      [0, 1],
+      [3, 3],
+    ]);
+    for (const index of [2, 4]) await client.put(id, index, PartsClient.slice(bigger, PART, index));
+    expect(await held()).toEqual([[0, 4]]);
+    expect((await client.done(id)).status).toBe(200);
+    const gone = await client.held(id);
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.message).toMatch(/There is no such upload in progress/);
+    // Unknown ids, and a session of the other variant.
+    expect((await client.held('Z'.repeat(24))).status).toBe(404);
+    const other = (await client.start(fields())).json.id;
+    expect((await new PartsClient(s, 'current').held(other)).status).toBe(404);
+    expect((await client.abort(other)).status).toBe(204);
+    expect((await client.held(other)).status).toBe(404);
   });
 
   it('Done twice, and a part racing Done', async () => {

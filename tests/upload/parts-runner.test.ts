@@ -5,19 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eceDecryptBytes } from '../../lib/crypto';
-import { type FileCipher, newFileCipher, sealedSize, sealedStream } from '../../lib/crypto/file-cipher';
+import { newFileCipher, sealedSize, sealedStream } from '../../lib/crypto/file-cipher';
 import { MIN_PART_BYTES, type PartsSession } from '../../lib/upload/parts';
 import { MAX_IN_FLIGHT, type PartsExchange, uploadInParts } from '../../lib/upload/parts-runner';
 import { Declined } from '../../lib/upload/plan';
 import { PARTS_AHEAD, StreamLengthError, streamParts } from '../../lib/upload/stream-parts';
-import type { UploadOptions, UploadTarget } from '../../lib/upload/types';
+import type { UploadTarget } from '../../lib/upload/types';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
 import { fetchExchange } from './fetch-exchange';
+import { ECE, FILE, sealedPartsUpload } from './sealed-parts';
 
 const start = serversStoppedAfterEach();
 const PART = MIN_PART_BYTES;
-const ECE: UploadOptions = { mode: 'client', format: 'ece', saveKey: false, genDeletionKey: true };
-const FILE = { name: 'Bericht März.pdf', type: 'application/pdf' };
 
 async function server(extra: Parameters<typeof start>[0] = {}) {
   const s = await start({
@@ -33,23 +32,7 @@ async function server(extra: Parameters<typeof start>[0] = {}) {
 }
 
 /** The upload of `plain`, sealed in the authenticated format as it is read, in parts. */
-function upload(
-  target: UploadTarget,
-  plain: Uint8Array<ArrayBuffer>,
-  more: Partial<Parameters<typeof uploadInParts<Uint8Array<ArrayBuffer>>>[0]> = {},
-  cipher: FileCipher = newFileCipher('ece'),
-) {
-  const blob = new Blob([plain]);
-  return uploadInParts({
-    target,
-    options: ECE,
-    file: FILE,
-    total: sealedSize(cipher, blob.size),
-    exchange: fetchExchange,
-    open: (session, stop) => streamParts(sealedStream(blob, cipher), session, stop),
-    ...more,
-  });
-}
+const upload = sealedPartsUpload;
 
 const PART_PUT = /\/Upload\/Parts\/[A-Za-z0-9]+\/(\d+)\?sub=api$/;
 
@@ -132,6 +115,27 @@ describe('an upload in parts through the runner', () => {
   it('a refused part ends the upload with the server’s sentence kept, and the session is aborted', async () => {
     const { server: s, target } = await server();
     const refusing: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) =>
+      // The second part goes to an index the session does not have: the server answers 400.
+      fetchExchange(
+        req.method === 'PUT' && req.url.includes('/1?')
+          ? { ...req, url: req.url.replace(/\/1\?/, '/9?') }
+          : req,
+        options,
+      );
+    const outcome = upload(target, new Uint8Array(randomBytes(2 * PART + 1)), { exchange: refusing });
+    await expect(outcome).rejects.toMatchObject({
+      name: 'UploadError',
+      kind: 'http',
+      status: 400,
+      serverMessage: expect.stringMatching(/index must be a decimal number from 0 to 2/),
+    });
+    await expect(outcome).rejects.toThrow(/part 2 of 3 of the upload/);
+    expect(await storedFiles(s)).toEqual([]);
+  });
+
+  it('a part answered 404 (the session is gone) ends the upload as session-gone, the server’s sentence kept', async () => {
+    const { server: s, target } = await server();
+    const elsewhere: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) =>
       // The second part goes to a session id the server does not know: it answers 404.
       fetchExchange(
         req.method === 'PUT' && req.url.includes('/1?')
@@ -139,9 +143,13 @@ describe('an upload in parts through the runner', () => {
           : req,
         options,
       );
-    const outcome = upload(target, new Uint8Array(randomBytes(2 * PART + 1)), { exchange: refusing });
-    await expect(outcome).rejects.toMatchObject({ name: 'UploadError', status: 404 });
-    await expect(outcome).rejects.toThrow(/part 2 of 3 of the upload/);
+    const outcome = upload(target, new Uint8Array(randomBytes(2 * PART + 1)), { exchange: elsewhere });
+    await expect(outcome).rejects.toMatchObject({
+      name: 'UploadError',
+      kind: 'session-gone',
+      status: 404,
+      serverMessage: expect.stringMatching(/There is no such upload in progress/),
+    });
     expect(await storedFiles(s)).toEqual([]);
   });
 });

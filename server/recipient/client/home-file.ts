@@ -81,11 +81,11 @@ export async function sendFile(
       onProgress(p) {
         const share = jobShare(p);
         bar.value = share;
-        status.textContent = t(
-          'homeProgress',
-          formatBytes(Math.round(share * file.size)),
-          formatBytes(file.size),
-        );
+        // The connection broke off: the upload resumes by itself once the network is back.
+        card.toggleAttribute('data-waiting', p.waiting === true);
+        status.textContent = p.waiting
+          ? t('uploadWaitingNetwork')
+          : t('homeProgress', formatBytes(Math.round(share * file.size)), formatBytes(file.size));
       },
     });
     bar.remove();

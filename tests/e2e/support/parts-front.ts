@@ -2,8 +2,9 @@
 // through it to the server unchanged and is noted (method and path), unless the scenario arms it to
 // play a server without parts (404 to everything under `…/Upload/Parts`, as Teknik and older
 // Hushdrop servers answer), to answer `/_hushdrop/info` as an older Hushdrop (no `parts`) or as
-// Teknik (no answer), to cut one part's connection on its first attempts (as a dropped link does),
-// or to hold one part's request unanswered (so a Cancel lands mid-upload). It can answer with
+// Teknik (no answer), to cut parts' connections mid-body on their first attempts (as a dropped link
+// does), to cut a part's connection once the server took it (its answer lost), to cut every request
+// (the network down), or to hold one part's request unanswered (so a Cancel lands mid-upload). It can answer with
 // `Connection: close`, so that every attempt it sees at a part is the extension's own (see
 // `closeConnections`). The server itself stays the product.
 import {
@@ -47,8 +48,12 @@ export interface PartsFront {
    * every attempt at a part is one the extension made.
    */
   closeConnections: boolean;
-  /** Cut the connections of the next `attempts` PUTs of part `index` (Infinity: all of them). */
-  dropPart?: { index: number; attempts: number };
+  /** Part index → how many of its next PUTs are cut mid-body (Infinity: all of them); the server sees none. */
+  drop: Map<number, number>;
+  /** Part index → how many of its next PUTs reach the server whole, whose answer is then cut off. */
+  dropAnswer: Map<number, number>;
+  /** The network is down: every request's connection is cut at once, and none reaches the server. */
+  down: boolean;
   /**
    * Say where requests came to (X-Forwarded-Host and -Proto), as a proxy does, so that a server that
    * trusts this front names the front's addresses in its answers (the home page reads them from
@@ -63,6 +68,21 @@ export interface PartsFront {
   close(): Promise<void>;
 }
 
+/**
+ * Part index → the bytes of each PUT of it the server itself recorded (not the front): after a cut, a
+ * part the server held must not be there twice.
+ */
+export function partPutsAtServer(
+  requests: readonly { method: string; url: string; bodyBytes: number }[],
+): Map<number, number[]> {
+  const by = new Map<number, number[]>();
+  for (const r of requests) {
+    const index = r.method === 'PUT' ? PART.exec(r.url)?.[1] : undefined;
+    if (index !== undefined) by.set(Number(index), [...(by.get(Number(index)) ?? []), r.bodyBytes]);
+  }
+  return by;
+}
+
 export async function startPartsFront(server: ServerAddresses, host: string): Promise<PartsFront> {
   const target = new URL(server.apiUrl);
   const heldResponses = new Set<ServerResponse>();
@@ -72,6 +92,9 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     noParts: false,
     info: 'server',
     closeConnections: false,
+    drop: new Map(),
+    dropAnswer: new Map(),
+    down: false,
     forwarded: false,
     releaseHeld() {
       for (const res of heldResponses) res.destroy();
@@ -88,7 +111,7 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
   const closing = (headers: OutgoingHttpHeaders) =>
     front.closeConnections ? { ...headers, connection: 'close' } : headers;
 
-  const pass = (req: IncomingMessage, res: ServerResponse, seen: Seen) => {
+  const pass = (req: IncomingMessage, res: ServerResponse, seen: Seen, loseAnswer = false) => {
     const headers = front.forwarded
       ? { ...req.headers, 'x-forwarded-host': req.headers.host, 'x-forwarded-proto': 'http' }
       : req.headers;
@@ -96,6 +119,11 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
       { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
       (answer) => {
         seen.status = answer.statusCode;
+        if (loseAnswer) {
+          answer.resume();
+          res.socket?.destroy();
+          return;
+        }
         res.writeHead(answer.statusCode ?? 502, closing(answer.headers));
         answer.pipe(res);
       },
@@ -120,6 +148,10 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
     const path = req.url ?? '/';
     const seen: Seen = { method: req.method ?? '', path };
     front.seen.push(seen);
+    if (front.down) {
+      req.socket.destroy();
+      return;
+    }
     if (path.split('?')[0] === '/_hushdrop/info' && front.info !== 'server') {
       req.resume();
       if (front.info === 'none') {
@@ -146,9 +178,9 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
       return;
     }
     const index = req.method === 'PUT' ? path.match(PART)?.[1] : undefined;
-    const drop = front.dropPart;
-    if (index !== undefined && drop && Number(index) === drop.index && drop.attempts > 0) {
-      drop.attempts--;
+    const drops = index !== undefined ? (front.drop.get(Number(index)) ?? 0) : 0;
+    if (drops > 0) {
+      front.drop.set(Number(index), drops - 1);
       let taken = 0;
       req.on('data', (chunk: Buffer) => {
         taken += chunk.length;
@@ -163,7 +195,9 @@ export async function startPartsFront(server: ServerAddresses, host: string): Pr
       heldResponses.add(res);
       return;
     }
-    pass(req, res, seen);
+    const losses = index !== undefined ? (front.dropAnswer.get(Number(index)) ?? 0) : 0;
+    if (losses > 0) front.dropAnswer.set(Number(index), losses - 1);
+    pass(req, res, seen, losses > 0);
   });
   await new Promise<void>((ready) => http.listen(0, host, ready));
   const origin = `http://${host}:${(http.address() as AddressInfo).port}`;
