@@ -3,7 +3,8 @@
 // shows the link with Copy, a QR code and the deletion link; a second browser opens the link and saves
 // the exact bytes. A Cancel while a part is held at a front (support/parts-front.ts) leaves nothing on
 // the server; a connection cut there mid-part, with the network down a while, shows the waiting and
-// then completes, no part the server held sent again. A server that requires an account gets one, kept for the tab only.
+// then completes, no part the server held sent again. Files dropped and pasted go as chosen ones do. A
+// server that requires an account gets one, kept for the tab only.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -106,6 +107,33 @@ forEachBrowser({ plain: true }, (d) => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a file dropped on the page, and one pasted where the browser can, are each sent to a link of their exact bytes', async () => {
+    const page = await d.openUrl(`${ref.server.baseUrl}/`);
+    await page.waitFor('#files', { visible: true });
+    const given = [
+      { how: 'drop' as const, name: 'dropped notes.txt', bytes: randomBytes(300_000) },
+      // Firefox's ClipboardEvent keeps only text (Driver.can): a second file is dropped there instead.
+      { how: d.can.pasteFiles ? ('paste' as const) : ('drop' as const), name: 'pasted.png', bytes: randomBytes(70_001) },
+    ];
+    for (const [i, f] of given.entries()) {
+      // A file made in the page and handed over as a person's drop or paste hands it: in a DataTransfer.
+      await page.evaluate(
+        ({ how, name, data }) => {
+          const dt = new DataTransfer();
+          dt.items.add(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name));
+          if (how === 'paste') document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+          else document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        },
+        { how: f.how, name: f.name, data: f.bytes.toString('base64') },
+      );
+      expect(await ended(page, i + 1, ['done', 'failed'])).toBe('done');
+      const link = await page.inputValue(`#link-${i + 1}`);
+      expect(link).toMatch(ECE_LINK);
+      expect((await openLink(link)).equals(f.bytes)).toBe(true);
+    }
+    await page.close();
   });
 
   it('a Cancel mid-way ends the upload, and the server keeps nothing of it', async () => {
