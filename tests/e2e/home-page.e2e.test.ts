@@ -115,7 +115,11 @@ forEachBrowser({ plain: true }, (d) => {
     const given = [
       { how: 'drop' as const, name: 'dropped notes.txt', bytes: randomBytes(300_000) },
       // Firefox's ClipboardEvent keeps only text (Driver.can): a second file is dropped there instead.
-      { how: d.can.pasteFiles ? ('paste' as const) : ('drop' as const), name: 'pasted.png', bytes: randomBytes(70_001) },
+      {
+        how: d.can.pasteFiles ? ('paste' as const) : ('drop' as const),
+        name: 'pasted.png',
+        bytes: randomBytes(70_001),
+      },
     ];
     for (const [i, f] of given.entries()) {
       // A file made in the page and handed over as a person's drop or paste hands it: in a DataTransfer.
@@ -123,8 +127,12 @@ forEachBrowser({ plain: true }, (d) => {
         ({ how, name, data }) => {
           const dt = new DataTransfer();
           dt.items.add(new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], name));
-          if (how === 'paste') document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
-          else document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+          if (how === 'paste')
+            document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+          else
+            document.body.dispatchEvent(
+              new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }),
+            );
         },
         { how: f.how, name: f.name, data: f.bytes.toString('base64') },
       );
