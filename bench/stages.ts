@@ -3,7 +3,8 @@
 // (no target): `npx tsx bench/stages.ts` (STAGES_MIB, default 512; STAGES_REPS, default 3;
 // STAGES_ONLY, a comma list of stage names). The stages run in a service worker built from
 // bench/stages-sw.ts, which uses the page worker's own decryption code (lib/crypto, `counted`), and
-// `sink-handed-decrypt` in a dedicated worker of the probe page (stages-worker.ts). Each stage's CPU
+// `sink-handed-decrypt` in a dedicated worker of the probe page (stages-worker.ts), the `opfs-*` stages
+// in another (stages-opfs.ts). Each stage's CPU
 // time is read per thread from /proc. What each stage is: bench/README.md, "Where row i's time goes".
 import {
   createReadStream,
@@ -74,14 +75,15 @@ async function main() {
     ).outputFiles[0]!.text;
   const sw = await bundle('stages-sw.ts');
   const decryptWorker = await bundle('stages-worker.ts');
+  const opfsWorker = await bundle('stages-opfs.ts');
   const server = createServer((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/') {
       res.setHeader('Content-Type', 'text/html');
       res.end('<!doctype html><title>stages</title><body>');
-    } else if (path === '/sw.js' || path === '/worker.js') {
+    } else if (path === '/sw.js' || path === '/worker.js' || path === '/opfs.js') {
       res.setHeader('Content-Type', 'text/javascript');
-      res.end(path === '/sw.js' ? sw : decryptWorker);
+      res.end(path === '/sw.js' ? sw : path === '/opfs.js' ? opfsWorker : decryptWorker);
     } else if (path === '/cipher' || path === '/native' || path === '/ece') {
       req.resume();
       const served = path === '/ece' ? ece : file;
@@ -130,6 +132,39 @@ async function main() {
     if (size !== SIZE) throw new Error(`${path}: saved ${size} bytes, not ${SIZE}`);
     return ms;
   };
+  /** Staged in the private file system by a worker, then downloaded from there as a blob URL. */
+  const staged = (path: string) => async () => {
+    const t0 = now();
+    await page.evaluate(async (src) => {
+      const w = new Worker('/opfs.js');
+      await new Promise((r, j) => {
+        w.onmessage = r;
+        w.onerror = j;
+        w.postMessage({ path: src, name: 'staged.bin' });
+      });
+      w.terminate();
+    }, path);
+    const [d] = await Promise.all([
+      page.waitForEvent('download'),
+      page.evaluate(async () => {
+        const file = await (
+          await (await navigator.storage.getDirectory()).getFileHandle('staged.bin')
+        ).getFile();
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(file);
+        a.download = 'staged.bin';
+        document.body.append(a);
+        a.click();
+      }),
+    ]);
+    const saved = await d.path();
+    const ms = now() - t0;
+    const size = statSync(saved).size;
+    await d.delete();
+    await page.evaluate(async () => (await navigator.storage.getDirectory()).removeEntry('staged.bin'));
+    if (size !== SIZE) throw new Error(`staged ${path}: saved ${size} bytes, not ${SIZE}`);
+    return ms;
+  };
   const dl =
     (kind: string, extra = '') =>
     () =>
@@ -164,6 +199,7 @@ async function main() {
     ['allocate-256k', async () => (await call('allocate', SIZE, 256 * 1024)).ms],
     ['webcrypto-256k-x3', async () => (await call('webcrypto', SIZE, 256 * 1024, 3)).ms],
     ['webcrypto-64k-x3', async () => (await call('webcrypto', SIZE, 64 * 1024, 3)).ms],
+    ['webcrypto-64k-x16', async () => (await call('webcrypto', SIZE, 64 * 1024, 16)).ms],
     ['webcrypto-128k-x3', async () => (await call('webcrypto', SIZE, 128 * 1024, 3)).ms],
     ['webcrypto-512k-x3', async () => (await call('webcrypto', SIZE, 512 * 1024, 3)).ms],
     ['webcrypto-1m-x3', async () => (await call('webcrypto', SIZE, MIB, 3)).ms],
@@ -177,7 +213,11 @@ async function main() {
     ['sink-bare', dl('bare')],
     ['sink-product', dl('product')],
     ['fetch-ece-decrypt', async () => (await call('fetchEce', {})).ms],
+    ['fetch-ece-decrypt-x16', async () => (await call('fetchEce', { inFlight: 16 })).ms],
     ['sink-ece', dl('ece')],
+    ['opfs-pipe', staged('/cipher')],
+    ['opfs-ece', staged('/ece')],
+    ['sink-ece-x16', dl('ece', opts({ inFlight: 16 }))],
     ['sink-bare-1m', dl('bare', opts({ chunkSize: MIB }))],
     [
       'page-fetch-discard',
