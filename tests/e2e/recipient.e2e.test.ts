@@ -19,6 +19,7 @@ import { BROWSERS, forEachBrowser, launchDriver, SENDER } from './driver/each-br
 import { seriousViolations } from './support/axe';
 import { changeStoredByte, eceSettings, uploadEce } from './support/ece';
 import { serverForFile } from './support/servers';
+import { startStallFront } from './support/stall-front';
 import { fileNameOf, uploadThroughPage } from './support/uploads';
 
 interface Uploaded {
@@ -238,6 +239,38 @@ forEachBrowser({ plain: true }, (d) => {
     await page.screenshot('recipient-changed');
     await page.close();
   });
+
+  // Firefox ends the download of a worker it stopped as if the file were whole (the Teknik format has
+  // no end to check), and the page waited for the worker forever. Its ping now finds the worker new.
+  it.runIf(d.can.stopWorkers)(
+    'a download whose service worker the browser stops mid-way: the page says it was cut short, and to delete what was kept',
+    async () => {
+      const front = await startStallFront(new URL(ref.server.baseUrl), 2 * 1024 * 1024 + 4096);
+      try {
+        const link = new URL(uploads.current.link);
+        const page = await d.openUrl(`${front.origin}${link.pathname}${link.hash}`);
+        await page.waitFor('#download', { visible: true });
+        await page.click('#download');
+        await front.stalled;
+        await d.stopServiceWorkers();
+        // The page learns of the stop at its next ping (every 10 s).
+        const said = await until(
+          async () =>
+            (await page.count('[role="alert"]')) > 0 ? await page.text('[role="alert"]') : undefined,
+          'the alert',
+          90_000,
+        );
+        expect(said).toMatch(
+          /^The browser stopped this page's download helper after .+ of 3 MiB, so the file was not saved whole\. If your browser kept a part of it, delete that part/,
+        );
+        expect(await page.count('.done')).toBe(0);
+        await page.close();
+      } finally {
+        front.release();
+        await front.close();
+      }
+    },
+  );
 
   it('a link without its key says that a key is needed, and offers no download', async () => {
     const page = await d.openUrl(uploads.current.link.split('#')[0]!);

@@ -45,6 +45,8 @@ function failure(result: Exclude<SaveResult, { ok: true }>, size: number): strin
       return t('recipientUnreachable');
     case 'cut':
       return t('recipientCut', formatBytes(result.done ?? 0), formatBytes(size));
+    case 'stopped':
+      return t('recipientStopped', formatBytes(result.done ?? 0), formatBytes(size));
     case 'link':
       return result.message ?? t('linkNoKey');
     case 'changed':

@@ -17,16 +17,28 @@ export interface PrepareMessage {
   fileType: string;
 }
 
-/** Page → worker, every few seconds while a download runs: keeps an idle-stopping worker alive. */
+/**
+ * Page → worker, every few seconds while a download runs: keeps an idle-stopping worker alive, and
+ * asks (on the port it carries) whether the worker still runs the download `id`.
+ */
 export interface PingMessage {
   type: 'ping';
+  id: string;
+}
+
+/** Worker → page, on a ping's port: `known` false means a new worker that never had the download (the one that had it was stopped). */
+export interface PingReply {
+  known: boolean;
 }
 
 export type PageMessage = PrepareMessage | PingMessage;
 
 /** Why the bytes did not arrive, for the page to say in a sentence. */
-/** `changed`: the authenticated format found bytes that are not the uploaded ones (`message` says how). */
-export type FailReason = 'gone' | 'http' | 'unreachable' | 'cut' | 'link' | 'changed';
+/**
+ * `changed`: the authenticated format found bytes that are not the uploaded ones (`message` says how).
+ * `stopped`: the browser stopped the worker mid-download (the page learns it from a ping).
+ */
+export type FailReason = 'gone' | 'http' | 'unreachable' | 'cut' | 'link' | 'changed' | 'stopped';
 
 /** Worker → page, on the MessageChannel port the prepare message carried. */
 export type WorkerReply =

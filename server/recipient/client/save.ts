@@ -6,7 +6,14 @@ import type { IntegrityProblem } from '../../../lib/crypto/integrity';
 import type { RecipientFile } from '../../../lib/upload/download-page';
 import { chooseDecoder, LinkIntegrityError } from './decoders';
 import { saveName, saveType } from './names';
-import { type FailReason, type PrepareMessage, STREAM_PATH, type WorkerReply } from './protocol';
+import {
+  type FailReason,
+  type PingMessage,
+  type PingReply,
+  type PrepareMessage,
+  STREAM_PATH,
+  type WorkerReply,
+} from './protocol';
 import { CutError, counted, fetchStored } from './stored';
 
 export interface SaveRequest {
@@ -73,15 +80,20 @@ export async function saveThroughWorker(
   const channel = new MessageChannel();
   const frame = document.createElement('iframe');
   frame.hidden = true;
+  let done = 0;
+  let settle: (r: SaveResult) => void = () => {};
   const result = new Promise<SaveResult>((resolve) => {
+    settle = resolve;
     channel.port1.onmessage = (e: MessageEvent<WorkerReply>) => {
       const reply = e.data;
       if (reply.type === 'ready') {
         // The download's address holds only the random id; the browser's downloads list keeps it.
         frame.src = new URL(STREAM_PATH + id, worker.scope).href;
         document.body.append(frame);
-      } else if (reply.type === 'progress') request.onProgress(reply.done);
-      else if (reply.type === 'done') resolve({ ok: true, done: reply.done });
+      } else if (reply.type === 'progress') {
+        done = reply.done;
+        request.onProgress(reply.done);
+      } else if (reply.type === 'done') resolve({ ok: true, done: reply.done });
       else resolve({ ...reply, ok: false });
     };
   });
@@ -96,7 +108,15 @@ export async function saveThroughWorker(
     fileType: request.file.type,
   };
   active.postMessage(prepare, [channel.port2]);
-  const ping = setInterval(() => active.postMessage({ type: 'ping' }), PING_MS);
+  const ping = setInterval(() => {
+    const answer = new MessageChannel();
+    answer.port1.onmessage = (e: MessageEvent<PingReply>) => {
+      answer.port1.close();
+      // The browser stopped the worker that ran the download: what it saved is cut short.
+      if (e.data?.known === false) settle({ ok: false, reason: 'stopped', done });
+    };
+    active.postMessage({ type: 'ping', id } satisfies PingMessage, [answer.port2]);
+  }, PING_MS);
   try {
     return await result;
   } finally {

@@ -4,7 +4,13 @@
 // queues. Its scope is /_hushdrop/, a path no upload can take.
 import { chooseDecoder, LinkIntegrityError } from './decoders';
 import { contentDisposition, saveType } from './names';
-import { type PageMessage, type PrepareMessage, STREAM_PATH, type WorkerReply } from './protocol';
+import {
+  type PageMessage,
+  type PingReply,
+  type PrepareMessage,
+  STREAM_PATH,
+  type WorkerReply,
+} from './protocol';
 import { CutError, counted, fetchStored } from './stored';
 
 // The parts of the service worker global this file uses (its own lib would clash with the DOM's).
@@ -35,6 +41,8 @@ interface Job {
   timer: ReturnType<typeof setTimeout>;
 }
 const jobs = new Map<string, Job>();
+/** Every download this run of the worker prepared: a ping for another id comes from before a stop. */
+const prepared = new Set<string>();
 /** A prepared download the page never asked for is dropped (its bytes are not read). */
 const UNCLAIMED_MS = 60_000;
 const PROGRESS_EVERY = 1 << 20;
@@ -45,8 +53,14 @@ worker.addEventListener('activate', (e) => e.waitUntil(worker.clients.claim()));
 worker.addEventListener('message', (e) => {
   const message = e.data as PageMessage;
   const port = e.ports[0];
-  if (message?.type === 'prepare' && port) e.waitUntil(prepare(message, port));
-  // A ping needs no answer: receiving it is what keeps this worker running.
+  if (message?.type === 'prepare' && port) {
+    prepared.add(message.id);
+    e.waitUntil(prepare(message, port));
+  }
+  // Receiving a ping is what keeps this worker running; the answer tells the page whether it is
+  // still the worker that runs its download (Firefox ends a stopped worker's download as if it were whole).
+  if (message?.type === 'ping' && port)
+    port.postMessage({ known: prepared.has(message.id) } satisfies PingReply);
 });
 
 async function prepare(m: PrepareMessage, port: MessagePort): Promise<void> {

@@ -209,7 +209,7 @@ function plainBrowser(b: ChromiumBrowser): ExtensionBrowser {
 
 export class ChromiumDriver implements Driver {
   readonly name = 'chromium' as const;
-  static readonly can = { pasteFiles: true };
+  static readonly can = { pasteFiles: true, stopWorkers: true };
   readonly can = ChromiumDriver.can;
   private blank: ReturnType<typeof startBlankSite> | undefined;
   private dialogsSeen = 0;
@@ -395,6 +395,17 @@ export class ChromiumDriver implements Driver {
       } finally {
         await cdp.detach().catch(() => {});
       }
+    }
+  }
+
+  /** Through the DevTools protocol, which stops them as Chromium stops an idle worker. */
+  async stopServiceWorkers() {
+    const cdp = await this.browser.ctx.newCDPSession(this.browser.ctx.pages()[0]!);
+    try {
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+    } finally {
+      await cdp.detach().catch(() => {});
     }
   }
 

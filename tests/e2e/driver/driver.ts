@@ -155,8 +155,9 @@ export interface Driver {
    * What one browser cannot do in a test, for a scenario to take the other road and say why.
    * pasteFiles: Firefox's ClipboardEvent constructor keeps only text, and its headless clipboard
    * holds no files, so a file cannot be pasted there (dropped instead).
+   * stopWorkers: WebKitWebDriver has no command that stops a service worker.
    */
-  readonly can: { pasteFiles: boolean };
+  readonly can: { pasteFiles: boolean; stopWorkers: boolean };
   /** The address of an extension page. */
   url(path: string): string;
   /** Opens an extension page in a new tab. */
@@ -201,5 +202,7 @@ export interface Driver {
   memory(): Memory;
   /** Asks the browser to collect garbage and give back memory, for a steady figure at rest. */
   collectGarbage(): Promise<void>;
+  /** Stops every running service worker, as the browser does to an idle one (can.stopWorkers). */
+  stopServiceWorkers(): Promise<void>;
   close(): Promise<void>;
 }

@@ -291,7 +291,7 @@ export class FirefoxPage implements DriverPage {
 
 export class FirefoxDriver implements Driver {
   readonly name = 'firefox' as const;
-  static readonly can = { pasteFiles: false };
+  static readonly can = { pasteFiles: false, stopWorkers: true };
   readonly can = FirefoxDriver.can;
   private downloadsSeen = 0;
   /** What tests give the pages, written in the profile. */
@@ -553,6 +553,19 @@ export class FirefoxDriver implements Driver {
       const g = globalThis as any;
       g.Cu.forceGC();
       g.Services.obs.notifyObservers(null, 'memory-pressure', 'heap-minimize');
+    });
+  }
+
+  /** Through the service worker manager (what about:debugging's Stop does). */
+  async stopServiceWorkers() {
+    await this.fx.chrome(() => {
+      const g = globalThis as any;
+      const manager = g.Cc['@mozilla.org/serviceworkers/manager;1'].getService(g.Ci.nsIServiceWorkerManager);
+      const registrations = manager.getAllRegistrations();
+      for (let i = 0; i < registrations.length; i++) {
+        const r = registrations.queryElementAt(i, g.Ci.nsIServiceWorkerRegistrationInfo);
+        r.activeWorker?.terminateWorker();
+      }
     });
   }
 

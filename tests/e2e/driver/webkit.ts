@@ -229,7 +229,7 @@ export class WebKitDriver implements Driver {
    * pasteFiles: WebKit's ClipboardEvent keeps the DataTransfer it is given, files included (checked
    * in MiniBrowser 2.50), so a page here can be pasted a file as in Chromium.
    */
-  static readonly can = { pasteFiles: true };
+  static readonly can = { pasteFiles: true, stopWorkers: false };
   readonly can = WebKitDriver.can;
   readonly files: TestFiles;
   private queue: Promise<unknown> = Promise.resolve();
@@ -380,6 +380,10 @@ export class WebKitDriver implements Driver {
 
   collectGarbage(): Promise<void> {
     throw new Error('WebKitWebDriver has no command to collect garbage.');
+  }
+
+  stopServiceWorkers(): Promise<void> {
+    throw new Error('WebKitWebDriver has no command to stop a service worker.');
   }
 
   close() {
