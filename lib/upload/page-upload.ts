@@ -14,6 +14,7 @@ import { abortedError } from './errors';
 import { deletionLink, shareLink } from './links';
 import type { PartsSession } from './parts';
 import {
+  abortInParts,
   type PartsExchange,
   type PartsUpload,
   resumeInParts,
@@ -234,4 +235,16 @@ export async function resumeFromPage(
   const job = pageJob(u, record.cipher);
   const sent = await resumeInParts(streamedParts(job, record.cipher, u), record.session);
   return sent instanceof Declined ? sent : uploaded(job, record.cipher, sent.result);
+}
+
+/**
+ * Forgets an interrupted upload: its session is aborted, best-effort (the server's sweeper ends it
+ * otherwise). Its file is not needed.
+ */
+export function forgetFromPage(
+  u: Omit<PageUploadArgs, 'file' | 'name' | 'type'>,
+  record: Pick<ResumeRecord, 'session' | 'cipher' | 'file'>,
+): Promise<void> {
+  const job = pageJob({ ...u, file: new Blob(), name: record.file.name, type: '' }, record.cipher);
+  return abortInParts({ ...job.request, exchange: u.exchange }, record.session);
 }

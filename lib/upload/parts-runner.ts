@@ -161,12 +161,10 @@ export async function resumeInParts<B>(
   u: PartsUpload<B>,
   session: PartsSession,
 ): Promise<{ result: UploadResult } | Declined> {
-  const { target, options, file, iv, total, exchange, signal, timeoutMs } = u;
+  const { target, total, exchange, signal, timeoutMs } = u;
   if (total !== session.total) throw new RangeError('A resumed session holds the bytes it was started with.');
-  // The addresses and headers are the ones Start would use now: nothing kept from before is requested.
-  const { url: base, headers } = buildPartsStart(target, options, file, total, iv);
+  const { base, headers, sessionUrl } = sessionAddress(u, session);
   const located = locatedAt(target);
-  const sessionUrl = partsSessionUrl(base, session.id);
   const ask = async () =>
     readHeldParts(
       await exchange({ method: 'GET', url: sessionUrl, headers, body: null }, { signal, timeoutMs }),
@@ -189,6 +187,26 @@ export async function resumeInParts<B>(
     throw located(err);
   }
   return runSession(u, session, base, headers, located, held);
+}
+
+type SessionOf = Pick<PartsUpload<unknown>, 'target' | 'options' | 'file' | 'iv'>;
+
+/**
+ * Where the requests of a session started earlier go, and their headers: the ones Start would use now,
+ * so that nothing kept from before is ever requested.
+ */
+function sessionAddress(u: SessionOf, session: PartsSession) {
+  const { url: base, headers } = buildPartsStart(u.target, u.options, u.file, session.total, u.iv);
+  return { base, headers, sessionUrl: partsSessionUrl(base, session.id) };
+}
+
+/** Aborts a session started earlier (an interrupted upload the person forgets). Best-effort, as any Abort. */
+export async function abortInParts<B>(
+  u: SessionOf & Pick<PartsUpload<B>, 'exchange'>,
+  session: PartsSession,
+): Promise<void> {
+  const { headers, sessionUrl } = sessionAddress(u, session);
+  await abortSession(u.exchange, sessionUrl, headers);
 }
 
 async function runSession<B>(
