@@ -2,21 +2,30 @@
 // every way of sending runs on (the copy on disk, the parts, the streamed request), in the encrypt
 // workers and, where none starts, in the page.
 import { createCipher } from './cipher';
-import { eceCiphertextSize, randomSecret } from './ece';
+import { ECE_SALT_BYTES, eceCiphertextSize, randomSecret } from './ece';
 import { eceEncryptStream } from './ece-stream';
 import { deriveIv } from './iv';
 import type { LinkFormat } from './link';
 import { cryptStream, STREAM_CHUNK_BYTES } from './stream';
 import { randomKey } from './text';
 
-/** Teknik's key and IV (the IV derived from the key: README), or the authenticated format's secret. */
-export type FileCipher =
-  | { format: 'teknik'; key: string; iv: string }
-  | { format: 'ece'; secret: Uint8Array };
+/**
+ * Teknik's key and IV (the IV derived from the key: README), or the authenticated format's secret and
+ * the file's salt. The salt is drawn with the secret, not per stream, so that sealing the same file
+ * again gives the same bytes: an upload resumed after a reload (lib/upload/resume-record.ts) sends
+ * only the parts the server does not hold, and they must fit the ones it does.
+ */
+export type FileCipher = { format: 'teknik'; key: string; iv: string } | EceFileCipher;
+export type EceFileCipher = { format: 'ece'; secret: Uint8Array; salt: Uint8Array };
 
-/** A fresh cipher for one upload in `format`: never reused. */
+/** A fresh cipher for one upload in `format`: never reused for another file. */
 export function newFileCipher(format: LinkFormat): FileCipher {
-  if (format === 'ece') return { format, secret: randomSecret() };
+  if (format === 'ece')
+    return {
+      format,
+      secret: randomSecret(),
+      salt: globalThis.crypto.getRandomValues(new Uint8Array(ECE_SALT_BYTES)),
+    };
   const key = randomKey();
   return { format, key, iv: deriveIv(key) };
 }
@@ -40,6 +49,6 @@ export async function sealedStream(
   { chunkSize = STREAM_CHUNK_BYTES, queueBytes }: SealedStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
   return cipher.format === 'ece'
-    ? eceEncryptStream(file.stream(), cipher.secret, { queueBytes })
+    ? eceEncryptStream(file.stream(), cipher.secret, { salt: cipher.salt, queueBytes })
     : cryptStream(file.stream(), await createCipher(cipher.key, cipher.iv), { chunkSize, queueBytes });
 }

@@ -5,14 +5,24 @@
  * the sealed stream as the file is read (stream-parts.ts) wherever the server takes them, so the page
  * never holds the file whole; only a server that declines parts gets it as one request, sealed into a
  * Blob first. The requests are injected (XMLHttpRequest in the page, for progress; fetch in tests).
+ * An upload in parts that a reload broke off is resumed from its record (resume-record.ts).
  */
-import { newFileCipher, sealedSize, sealedStream } from '../crypto/file-cipher';
+import { type EceFileCipher, newFileCipher, sealedSize, sealedStream } from '../crypto/file-cipher';
 import type { PhaseProgress } from '../jobs/progress';
 import { sendUpload } from './client';
 import { abortedError } from './errors';
 import { deletionLink, shareLink } from './links';
-import { type PartsExchange, uploadInParts, uploadingReports } from './parts-runner';
+import type { PartsSession } from './parts';
+import {
+  abortInParts,
+  type PartsExchange,
+  type PartsUpload,
+  resumeInParts,
+  uploadInParts,
+  uploadingReports,
+} from './parts-runner';
 import { Declined, planUpload, tryInOrder, type UploadWay, type WayJob } from './plan';
+import type { ResumeRecord } from './resume-record';
 import type { ServerInfo } from './server-info';
 import { streamParts } from './stream-parts';
 import type { ExpireUnit, Transport, UploadOptions, UploadResult, UploadTarget, Variant } from './types';
@@ -72,6 +82,11 @@ export interface PageUploadArgs {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?(p: PhaseProgress): void;
+  /**
+   * An upload in parts is started, before any part is sent: what a resume after a reload needs (the
+   * page keeps it as a ResumeRecord). Awaited; a rejection fails the upload.
+   */
+  onSession?(session: PartsSession, cipher: EceFileCipher): void | Promise<void>;
 }
 
 export interface PageUploaded {
@@ -82,23 +97,32 @@ export interface PageUploaded {
   result: UploadResult;
 }
 
-/** The parts way of the page: parts cut from the sealed stream as the file is read. */
-function partsFromStream(exchange: PartsExchange<Uint8Array<ArrayBuffer>>): UploadWay {
+/** The page's upload in parts of `job`: parts cut from the sealed stream as the file is read. */
+function streamedParts(
+  job: WayJob,
+  cipher: EceFileCipher,
+  u: Pick<PageUploadArgs, 'exchange' | 'onSession'>,
+): PartsUpload<Uint8Array<ArrayBuffer>> {
+  const { target, options, file, signal, timeoutMs } = job.request;
+  return {
+    target,
+    options,
+    file,
+    total: sealedSize(cipher, job.file.size),
+    exchange: u.exchange,
+    signal,
+    timeoutMs,
+    open: (session, stop) => streamParts(sealedStream(job.file, cipher), session, stop),
+    onSession: (session) => u.onSession?.(session, cipher),
+    ...uploadingReports(job.onProgress),
+  };
+}
+
+/** The parts way of the page. */
+function partsFromStream(u: Pick<PageUploadArgs, 'exchange' | 'onSession'>): UploadWay {
   return {
     async send(job) {
-      const cipher = job.cipher!;
-      const { target, options, file, signal, timeoutMs } = job.request;
-      const sent = await uploadInParts({
-        target,
-        options,
-        file,
-        total: sealedSize(cipher, job.file.size),
-        exchange,
-        signal,
-        timeoutMs,
-        open: (session, stop) => streamParts(sealedStream(job.file, cipher), session, stop),
-        ...uploadingReports(job.onProgress),
-      });
+      const sent = await uploadInParts(streamedParts(job, job.cipher as EceFileCipher, u));
       return sent instanceof Declined ? sent : { result: sent.result };
     },
   };
@@ -133,10 +157,8 @@ function sealedInOneRequest(transport: Transport): UploadWay {
   };
 }
 
-/** Uploads one file from the page; rejects with the UploadError (or other typed error) to show. */
-export async function uploadFromPage(u: PageUploadArgs): Promise<PageUploaded> {
-  const cipher = newFileCipher('ece');
-  if (cipher.format !== 'ece') throw new TypeError('The page seals in the authenticated format.');
+/** One upload of the page as every way takes it, sealed with `cipher`. */
+function pageJob(u: PageUploadArgs, cipher: EceFileCipher): WayJob {
   const { target } = u.to;
   const withAccount: UploadTarget =
     u.to.needsAccount && u.credentials ? { ...target, credentials: u.credentials } : target;
@@ -147,6 +169,36 @@ export async function uploadFromPage(u: PageUploadArgs): Promise<PageUploaded> {
     genDeletionKey: true,
     ...(u.expiry ? { expireUnit: u.expiry.unit, expireLength: u.expiry.length } : {}),
   };
+  return {
+    file: u.file,
+    cipher,
+    request: {
+      target: withAccount,
+      options,
+      file: { name: u.name, type: u.type },
+      signal: u.signal,
+      timeoutMs: u.timeoutMs,
+    },
+    onProgress: (p) => u.onProgress?.(p),
+    freeSpent: false,
+  };
+}
+
+/** The page's answer from a sent upload: the link with its secret, and the deletion link. */
+function uploaded(job: WayJob, cipher: EceFileCipher, result: UploadResult): PageUploaded {
+  return {
+    link: shareLink(result, cipher.secret),
+    deletion: deletionLink(job.request.target, result),
+    result,
+  };
+}
+
+/** Uploads one file from the page; rejects with the UploadError (or other typed error) to show. */
+export async function uploadFromPage(u: PageUploadArgs): Promise<PageUploaded> {
+  const cipher = newFileCipher('ece');
+  if (cipher.format !== 'ece') throw new TypeError('The page seals in the authenticated format.');
+  const job = pageJob(u, cipher);
+  const withAccount = job.request.target;
   const origin = URL.canParse(withAccount.addresses.baseUrl || withAccount.addresses.apiUrl)
     ? new URL(withAccount.addresses.baseUrl || withAccount.addresses.apiUrl).origin
     : undefined;
@@ -160,29 +212,39 @@ export async function uploadFromPage(u: PageUploadArgs): Promise<PageUploaded> {
     figures: { encrypt: {}, streamCap: 0 },
   });
   const oneRequest = sealedInOneRequest(u.transport);
-  const job: WayJob = {
-    file: u.file,
-    cipher,
-    request: {
-      target: withAccount,
-      options,
-      file: { name: u.name, type: u.type },
-      signal: u.signal,
-      timeoutMs: u.timeoutMs,
-    },
-    onProgress: (p) => u.onProgress?.(p),
-    freeSpent: false,
-  };
   const { sent } = await tryInOrder(
     plan,
     // No request streams are planned for the page (it runs in every engine); the disk way is the one request.
-    { parts: partsFromStream(u.exchange), stream: oneRequest, disk: oneRequest },
+    { parts: partsFromStream(u), stream: oneRequest, disk: oneRequest },
     job,
     () => {},
   );
-  return {
-    link: shareLink(sent.result, cipher.secret),
-    deletion: deletionLink(withAccount, sent.result),
-    result: sent.result,
-  };
+  return uploaded(job, cipher, sent.result);
+}
+
+/**
+ * Resumes the upload in parts of `record` with `u.file`, which the caller found to be the same file
+ * (resume-record.ts `matches`): the parts the server holds are not sent again. Declined ('session
+ * gone') when the server no longer holds the session: then nothing of it is kept, and the file goes as
+ * a new upload (uploadFromPage). Rejects as uploadFromPage does.
+ */
+export async function resumeFromPage(
+  u: PageUploadArgs,
+  record: Pick<ResumeRecord, 'session' | 'cipher'>,
+): Promise<PageUploaded | Declined> {
+  const job = pageJob(u, record.cipher);
+  const sent = await resumeInParts(streamedParts(job, record.cipher, u), record.session);
+  return sent instanceof Declined ? sent : uploaded(job, record.cipher, sent.result);
+}
+
+/**
+ * Forgets an interrupted upload: its session is aborted, best-effort (the server's sweeper ends it
+ * otherwise). Its file is not needed.
+ */
+export function forgetFromPage(
+  u: Omit<PageUploadArgs, 'file' | 'name' | 'type'>,
+  record: Pick<ResumeRecord, 'session' | 'cipher' | 'file'>,
+): Promise<void> {
+  const job = pageJob({ ...u, file: new Blob(), name: record.file.name, type: '' }, record.cipher);
+  return abortInParts({ ...job.request, exchange: u.exchange }, record.session);
 }

@@ -3,7 +3,9 @@
  * has made it, at most MAX_IN_FLIGHT at once, then Done, whose answer is the upload's; on a failure or
  * a Cancel, Abort (DELETE), so the server keeps nothing. A part whose connection broke off does not
  * fail the upload: it waits for the network, then sends only what the server does not hold
- * (held-parts.ts). Browser-neutral: where a part's bytes come from (a part file a worker wrote, in the
+ * (held-parts.ts). A session started in an earlier life of the page (before a reload: resume-record.ts)
+ * is resumed the same way: the parts the server holds are made (the source reads on past them) but not
+ * sent again. Browser-neutral: where a part's bytes come from (a part file a worker wrote, in the
  * extension; a slice of the sealed stream held in memory, in the server's upload page) is the
  * PartsSource, and the requests go through an injected exchange (XMLHttpRequest for progress in both;
  * fetch in Node's tests).
@@ -82,6 +84,11 @@ export interface PartsUpload<B> {
   open(session: PartsSession, stop: AbortSignal): PartsSource<B>;
   /** Bytes the server has taken so far, of `total`. */
   onProgress?(done: number, total: number): void;
+  /**
+   * The session is started (or found again, when resumed), before any part is sent: what a resume after
+   * a reload needs can be kept now. A rejection fails the upload, and the session is aborted.
+   */
+  onSession?(session: PartsSession): void | Promise<void>;
   /** true while the connection is down and the upload waits to resume; false once the server answers. */
   onWaiting?(waiting: boolean): void;
   /** How the waiting between tries waits (tests pass their own clock). */
@@ -114,6 +121,10 @@ export function uploadingReports(
   };
 }
 
+/** The upload's errors with its server's address named in them. */
+const locatedAt = (target: UploadTarget) => (err: unknown) =>
+  err instanceof UploadError ? atAddress(err, serverAddress(target)) : err;
+
 /**
  * Uploads in parts. Resolves with the result, or Declined when nothing was uploaded and the file
  * should go another way: the server answered Start 404/405 ('no parts') or 429 ('parts busy'), or the
@@ -123,8 +134,7 @@ export function uploadingReports(
 export async function uploadInParts<B>(u: PartsUpload<B>): Promise<{ result: UploadResult } | Declined> {
   const { target, options, file, iv, total, exchange, signal, timeoutMs } = u;
   const start = buildPartsStart(target, options, file, total, iv);
-  const address = serverAddress(target);
-  const located = (err: unknown) => (err instanceof UploadError ? atAddress(err, address) : err);
+  const located = locatedAt(target);
   let session: PartsSession | Declined;
   try {
     session = readPartsStart(
@@ -138,7 +148,65 @@ export async function uploadInParts<B>(u: PartsUpload<B>): Promise<{ result: Upl
     throw located(err);
   }
   if (session instanceof Declined) return session;
-  return runSession(u, session, start.url, start.headers, located);
+  return runSession(u, session, start.url, start.headers, located, new Set());
+}
+
+/**
+ * Resumes `session`, which an earlier upload of the same bytes (the same cipher, the same file) started:
+ * asks which parts the server holds, then sends only the others, and Done. Declined ('session gone')
+ * when the server no longer holds the session (it expired, or ended): nothing of it is kept, and the
+ * file goes as a new upload, which counts again. Rejects as uploadInParts does.
+ */
+export async function resumeInParts<B>(
+  u: PartsUpload<B>,
+  session: PartsSession,
+): Promise<{ result: UploadResult } | Declined> {
+  const { target, total, exchange, signal, timeoutMs } = u;
+  if (total !== session.total) throw new RangeError('A resumed session holds the bytes it was started with.');
+  const { base, headers, sessionUrl } = sessionAddress(u, session);
+  const located = locatedAt(target);
+  const ask = async () =>
+    readHeldParts(
+      await exchange({ method: 'GET', url: sessionUrl, headers, body: null }, { signal, timeoutMs }),
+      session,
+    );
+  let held: ReadonlySet<number>;
+  try {
+    // A network still down after the reload is waited for, as a break mid-upload is.
+    held = await ask().catch((err) => {
+      if (!isLost(err) || signal?.aborted) throw err;
+      const waiting = (now: boolean) => u.onWaiting?.(now);
+      return new Reconnect(ask, u.sleep ?? sleep, signal ?? new AbortController().signal, waiting).held();
+    });
+  } catch (err) {
+    if (err instanceof UploadError && err.kind === 'session-gone')
+      return new Declined('session gone', err.serverMessage ?? '');
+    // As any failure of an upload in parts: the server keeps nothing of it.
+    await abortSession(exchange, sessionUrl, headers);
+    if (signal?.aborted) throw abortedError(signal.reason);
+    throw located(err);
+  }
+  return runSession(u, session, base, headers, located, held);
+}
+
+type SessionOf = Pick<PartsUpload<unknown>, 'target' | 'options' | 'file' | 'iv'>;
+
+/**
+ * Where the requests of a session started earlier go, and their headers: the ones Start would use now,
+ * so that nothing kept from before is ever requested.
+ */
+function sessionAddress(u: SessionOf, session: PartsSession) {
+  const { url: base, headers } = buildPartsStart(u.target, u.options, u.file, session.total, u.iv);
+  return { base, headers, sessionUrl: partsSessionUrl(base, session.id) };
+}
+
+/** Aborts a session started earlier (an interrupted upload the person forgets). Best-effort, as any Abort. */
+export async function abortInParts<B>(
+  u: SessionOf & Pick<PartsUpload<B>, 'exchange'>,
+  session: PartsSession,
+): Promise<void> {
+  const { headers, sessionUrl } = sessionAddress(u, session);
+  await abortSession(u.exchange, sessionUrl, headers);
 }
 
 async function runSession<B>(
@@ -147,6 +215,8 @@ async function runSession<B>(
   base: string,
   headers: Record<string, string>,
   located: (err: unknown) => unknown,
+  /** Parts the server held when the session was resumed: made, but not sent again. */
+  heldBefore: ReadonlySet<number>,
 ): Promise<{ result: UploadResult } | Declined> {
   const { exchange, signal, timeoutMs } = u;
   const { parts } = session;
@@ -240,7 +310,7 @@ async function runSession<B>(
       inFlight++;
       (async () => {
         const body = await source.part(index);
-        await sendPart(index, body);
+        if (!heldBefore.has(index)) await sendPart(index, body);
         sending.delete(index);
         onServerBytes += partSize(session, index);
         onServer++;
@@ -258,7 +328,8 @@ async function runSession<B>(
     if (outcome instanceof Declined) fail(outcome);
     return outcome;
   }, fail);
-  pump();
+  // Nothing is sent before the caller has kept what it needs of the session.
+  (async () => u.onSession?.(session))().then(pump, fail);
 
   /**
    * Done. If its answer is lost, Done again once the server answers that it still holds the session.

@@ -24,7 +24,7 @@ export const MIN_PART_BYTES = 5 * MIB;
  */
 export const MAX_PART_BYTES = 512 * MIB;
 /** An id of at least 128 random bits in [A-Za-z0-9] has 22 characters at least; more than 128 is not sane. */
-const SESSION_ID = /^[A-Za-z0-9]{22,128}$/;
+export const SESSION_ID = /^[A-Za-z0-9]{22,128}$/;
 
 /** Start's request: the parts base, the upload's headers, its fields (no file part) and two more. */
 export interface PartsStartRequest {

@@ -168,7 +168,9 @@ export type DeclineReason =
   /** No worker with a sync access handle could start here: nothing was written or sent. */
   | 'no worker'
   /** The server cannot take a streamed body (no HTTP/2): refused before anything was stored. */
-  | 'stream refused';
+  | 'stream refused'
+  /** A session to resume (parts-runner.ts) that the server no longer holds: the file goes as a new upload. */
+  | 'session gone';
 
 /** A way's answer when it did not send, and nothing reached the server's store: try the next way. */
 export class Declined {

@@ -3,10 +3,14 @@
 // shows the link with Copy, a QR code and the deletion link; a second browser opens the link and saves
 // the exact bytes. A Cancel while a part is held at a front (support/parts-front.ts) leaves nothing on
 // the server; a connection cut there mid-part, with the network down a while, shows the waiting and
-// then completes, no part the server held sent again. Files dropped and pasted go as chosen ones do. A
+// then completes, no part the server held sent again. A reload mid-upload offers to resume it: the same
+// file chosen again sends only the parts the server does not hold; another file of that name goes as a
+// new upload, and Forget aborts the interrupted one. Files dropped and pasted go as chosen ones do. A
 // server that requires an account gets one, kept for the tab only.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLink } from '../../devkit/links';
 import { until } from '../../devkit/wait';
@@ -44,6 +48,65 @@ const privateFiles = (page: DriverPage) =>
     for await (const [name] of dir as unknown as AsyncIterable<[string, unknown]>) names.push(name);
     return names;
   });
+
+/**
+ * A file on disk, chosen by its path: chosen again, it is the same file (its time included). Its time
+ * is a whole second given here, so that another file can have the same.
+ */
+function fileOnDisk(name: string, bytes: Buffer, mtimeSeconds = 1_700_000_000): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'hushdrop-home-')), 'chosen');
+  mkdirSync(dir);
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  utimesSync(path, mtimeSeconds, mtimeSeconds);
+  return path;
+}
+
+/** The parts of the front's requests since `mark` that the server took (answered 204). */
+const partsTaken = (mark: number) =>
+  front.seen
+    .slice(mark)
+    .filter((s) => s.method === 'PUT' && s.status === 204)
+    .map((s) => Number(/\/Parts\/[A-Za-z0-9]+\/(\d+)(?:\?|$)/i.exec(s.path)?.[1]))
+    .sort();
+
+/**
+ * Chooses `path` on the page at the front, holds part `held` of its upload there, waits until the server
+ * has taken the parts in `taken`, then reloads the page: the upload is broken off mid-way, as a reload
+ * breaks it, and the page offers it.
+ */
+async function reloadedMidUpload(page: DriverPage, path: string, held: number, taken: number[]) {
+  const mark = front.seen.length;
+  front.holdPart = held;
+  try {
+    await page.setInputFiles('#files', path);
+    await until(
+      async () => (front.held && partsTaken(mark).join() === taken.join() ? true : undefined),
+      `part ${held} held at the front and parts ${taken.join(', ')} taken`,
+      120_000,
+    );
+    await page.reload();
+  } finally {
+    front.holdPart = undefined;
+    front.held = undefined;
+    front.releaseHeld();
+  }
+  const name = path.split('/').pop();
+  await page.waitFor(
+    {
+      css: '#interrupted > li',
+      hasText: `${name} was interrupted. Choose the same file again to resume it.`,
+    },
+    { visible: true },
+  );
+}
+
+/** What the tab keeps to resume uploads: the records in its session storage, and any on the device. */
+const keptToResume = (page: DriverPage) =>
+  page.evaluate(() => ({
+    session: Object.keys(sessionStorage).filter((k) => k.startsWith('hushdrop.resume.')).length,
+    device: Object.keys(localStorage).filter((k) => k.startsWith('hushdrop.resume.')).length,
+  }));
 
 /** The state of the `n`th file shown on the page, once it has one of `states`. */
 async function ended(page: DriverPage, n: number, states: string[]): Promise<string> {
@@ -217,6 +280,86 @@ forEachBrowser({ plain: true }, (d) => {
     ).not.toEqual([]);
     expect((await openLink(await page.inputValue('#link-1'))).equals(bytes)).toBe(true);
     expect(await privateFiles(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a reload mid-upload: the page offers it, and the same file chosen again resumes it, sending no part the server held', async () => {
+    const page = await d.openUrl(`${front.addresses.baseUrl}/`);
+    await page.waitFor('#files', { visible: true });
+    const bytes = randomBytes(12 * MIB);
+    const path = fileOnDisk('nach dem Neuladen.bin', bytes);
+    const marked = ref.server.requests.length;
+    // Parts 0 and 2 reach the server; part 1 is held at the front when the page is reloaded.
+    await reloadedMidUpload(page, path, 1, [0, 2]);
+    expect(await keptToResume(page)).toEqual({ session: 1, device: 0 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot('home-interrupted');
+
+    await page.setInputFiles('#files', path);
+    await page.waitFor({
+      css: '#uploads > li[data-resuming] .note',
+      hasText: 'Resuming the interrupted upload: the parts the server holds are not sent again.',
+    });
+    expect(await ended(page, 1, ['done', 'failed', 'cancelled'])).toBe('done');
+    expect(await page.count('#interrupted > li')).toBe(0);
+    expect(await keptToResume(page)).toEqual({ session: 0, device: 0 });
+    // Over both lives of the page: one Start, and each part reached the server once.
+    const received = ref.server.requests.slice(marked);
+    expect(
+      received.filter((r) => r.method === 'POST' && /\/Upload\/Parts\?sub=api$/i.test(r.url)),
+    ).toHaveLength(1);
+    const puts = partPutsAtServer(received);
+    expect([...puts.keys()].sort()).toEqual([0, 1, 2]);
+    for (const [index, bodies] of puts) expect(bodies, `part ${index}`).toHaveLength(1);
+    expect((await openLink(await page.inputValue('#link-1'))).equals(bytes)).toBe(true);
+    await page.close();
+  });
+
+  it('after a reload, another file of the same name, size and time goes as a new upload, and Forget aborts the interrupted one', async () => {
+    const page = await d.openUrl(`${front.addresses.baseUrl}/`);
+    await page.waitFor('#files', { visible: true });
+    const name = 'gleicher Name.bin';
+    const bytes = randomBytes(6 * MIB);
+    const marked = ref.server.requests.length;
+    await reloadedMidUpload(page, fileOnDisk(name, bytes), 1, [0]);
+
+    // Another file: its name, size and time are the first one's; its first part is not.
+    const other = Buffer.from(bytes);
+    other[10] = (other[10]! + 1) % 256;
+    await page.setInputFiles('#files', fileOnDisk(name, other));
+    await page.waitFor({
+      css: '#uploads > li .note',
+      hasText:
+        'This is not the same file as the interrupted upload of that name, so it goes as a new upload.',
+    });
+    expect(await ended(page, 1, ['done', 'failed', 'cancelled'])).toBe('done');
+    expect(await page.attribute('#uploads > li', 'data-resuming')).toBeNull();
+    expect((await openLink(await page.inputValue('#link-1'))).equals(other)).toBe(true);
+    // Two Starts: the new upload counts as one of its own.
+    const starts = () =>
+      ref.server.requests
+        .slice(marked)
+        .filter((r) => r.method === 'POST' && /\/Upload\/Parts\?sub=api$/i.test(r.url));
+    expect(starts()).toHaveLength(2);
+
+    // The interrupted one is still offered; Forget (by keyboard) aborts its session and forgets it.
+    const mark = front.seen.length;
+    await page.focus('#interrupted button.forget');
+    expect((await page.focused()).label).toBe(`Forget the interrupted upload of ${name}`);
+    await page.press('Enter');
+    expect(
+      await until(
+        async () => ((await page.count('#interrupted > li')) === 0 ? true : undefined),
+        'the notice gone',
+      ),
+    ).toBe(true);
+    expect(await keptToResume(page)).toEqual({ session: 0, device: 0 });
+    const aborted = await until(
+      async () => front.seen.slice(mark).find((s) => s.method === 'DELETE' && s.status !== undefined),
+      'the interrupted session aborted',
+    );
+    expect(aborted.status).toBe(204);
+    expect((await ref.server.storedBlobs()).inProgress).toBe(0);
     await page.close();
   });
 

@@ -6,10 +6,21 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eceDecryptBytes } from '../../lib/crypto';
 import { parseShareLink } from '../../lib/crypto/link';
-import { type PageUploadArgs, pageTarget, uploadFromPage } from '../../lib/upload/page-upload';
+import { deferred } from '../../lib/deferred';
+import { UploadError } from '../../lib/upload/errors';
+import {
+  type PageUploadArgs,
+  pageTarget,
+  resumeFromPage,
+  uploadFromPage,
+} from '../../lib/upload/page-upload';
+import type { PartsExchange } from '../../lib/upload/parts-runner';
+import { Declined } from '../../lib/upload/plan';
+import { firstPartDigest, readRecord, recordText } from '../../lib/upload/resume-record';
 import { readServerInfo } from '../../lib/upload/server-info';
 import { readServerKind } from '../../lib/upload/server-kind';
 import { fetchTransport } from '../../lib/upload/transport';
+import { partPutsAtServer } from '../e2e/support/parts-front';
 import { serversStoppedAfterEach, storedFiles } from '../server/test-helpers';
 import { fetchExchange } from './fetch-exchange';
 
@@ -131,5 +142,109 @@ describe('an upload from the server’s page', () => {
     );
     await expect(outcome).rejects.toMatchObject({ name: 'UploadError', kind: 'aborted' });
     expect(await storedFiles(at.s)).toEqual([]);
+  });
+});
+
+describe('an upload in parts resumed after a reload', () => {
+  const PART_INDEX = /\/Upload\/Parts\/[A-Za-z0-9]+\/(\d+)\?sub=api$/;
+  const START = /\/Upload\/Parts\?sub=api$/;
+
+  /**
+   * The page's first life: it uploads a file of four parts until the server holds every part but part
+   * 2, whose request never ends; then the page is reloaded (its requests fail, and its Abort never
+   * arrives). What it kept of the session at Start is read back as the page reads its stored text.
+   */
+  async function brokenOff(at: Awaited<ReturnType<typeof server>>, plain: Uint8Array<ArrayBuffer>) {
+    const file = new File([plain], 'Urlaub am Meer.mov', { lastModified: 1_700_000_000_000 });
+    const reloaded = () => new UploadError('http', 'The page was reloaded.', { status: 400 });
+    let gone = false;
+    const partTwo = deferred<never>();
+    const held = new Set<number>();
+    const allButTwo = deferred<void>();
+    const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, options) => {
+      if (gone) throw reloaded();
+      const index = req.method === 'PUT' ? PART_INDEX.exec(req.url)?.[1] : undefined;
+      if (index === '2') return partTwo.promise;
+      const answer = await fetchExchange(req, options);
+      if (index !== undefined && answer.status === 204) held.add(Number(index));
+      if (held.size === 3) allButTwo.resolve();
+      return answer;
+    };
+    let stored: string | undefined;
+    const first = uploadFromPage(
+      args(at, plain, {
+        file,
+        name: file.name,
+        exchange,
+        async onSession(session, cipher) {
+          const { name, size, lastModified } = file;
+          const firstPart = await firstPartDigest(file, session.partBytes);
+          stored = recordText({
+            session,
+            variant: at.to.variant,
+            cipher,
+            file: { name, size, lastModified, firstPart },
+          });
+        },
+      }),
+    );
+    await allButTwo.promise;
+    gone = true;
+    partTwo.reject(reloaded());
+    await expect(first).rejects.toThrow('The page was reloaded.');
+    const record = readRecord(stored);
+    if (!record) throw new Error('no record was kept');
+    return { file, record };
+  }
+
+  it('sends only the part the server does not hold, and the link opens the file', async () => {
+    const at = await server();
+    const plain = new Uint8Array(randomBytes(3 * PART + 1000));
+    const { file, record } = await brokenOff(at, plain);
+    expect(record.session.parts).toBe(4);
+    const mark = at.s.requests.length;
+    const shares: number[] = [];
+    const resumed = await resumeFromPage(
+      args(at, plain, { file, name: file.name, onProgress: (p) => shares.push(p.done / p.total) }),
+      record,
+    );
+    if (resumed instanceof Declined) throw new Error(`declined: ${resumed.reason}`);
+    // Each part reached the server once, over both lives; the second sent part 2 only, and no Start.
+    const puts = partPutsAtServer(at.s.requests);
+    expect([...puts.keys()].sort()).toEqual([0, 1, 2, 3]);
+    for (const [index, bodies] of puts) expect(bodies, `part ${index}`).toHaveLength(1);
+    const again = at.s.requests.slice(mark);
+    expect(again.filter((r) => r.method === 'PUT').map((r) => PART_INDEX.exec(r.url)?.[1])).toEqual(['2']);
+    expect(again.filter((r) => r.method === 'POST' && START.test(r.url))).toEqual([]);
+    expect(shares.at(-1)).toBe(1);
+    expect((await opened(at, resumed.link)).equals(Buffer.from(plain))).toBe(true);
+  });
+
+  it('a session the server no longer holds is declined with nothing sent: the file goes as a new upload', async () => {
+    const at = await server();
+    const plain = new Uint8Array(randomBytes(3 * PART + 1000));
+    const { file, record } = await brokenOff(at, plain);
+    // The session goes, as the sweeper removes an expired one.
+    const url = `${at.s.baseUrl}/v1/Upload/Parts/${record.session.id}?sub=api`;
+    expect((await fetch(url, { method: 'DELETE' })).status).toBe(204);
+    const mark = at.s.requests.length;
+    const resumed = await resumeFromPage(args(at, plain, { file, name: file.name }), record);
+    expect(resumed).toBeInstanceOf(Declined);
+    expect((resumed as Declined).reason).toBe('session gone');
+    expect(at.s.requests.slice(mark).map((r) => r.method)).toEqual(['GET']);
+    expect(await storedFiles(at.s)).toEqual([]);
+  });
+
+  it('a Cancel before the held parts are known aborts the session: nothing is left', async () => {
+    const at = await server();
+    const plain = new Uint8Array(randomBytes(3 * PART + 1000));
+    const { file, record } = await brokenOff(at, plain);
+    const cancel = new AbortController();
+    cancel.abort();
+    const resumed = resumeFromPage(args(at, plain, { file, name: file.name, signal: cancel.signal }), record);
+    await expect(resumed).rejects.toMatchObject({ name: 'UploadError', kind: 'aborted' });
+    const url = `${at.s.baseUrl}/v1/Upload/Parts/${record.session.id}?sub=api`;
+    expect((await fetch(url)).status).toBe(404);
+    expect((await at.s.storedBlobs()).inProgress).toBe(0);
   });
 });

@@ -1,9 +1,17 @@
 // One file on the home page: its progress and Cancel while it is sent, then its link with Copy, a QR
-// code and its deletion link, or the sentence that says why it was not sent. Text is set as text.
+// code and its deletion link, or the sentence that says why it was not sent. Text is set as text. A file
+// that is the same as an upload a reload broke off resumes it (home-resume.ts).
 import { formatBytes, t } from '../../../lib/i18n';
 import { jobShare } from '../../../lib/jobs/progress';
 import { UploadError } from '../../../lib/upload/errors';
-import { type PageUploadArgs, uploadFromPage } from '../../../lib/upload/page-upload';
+import {
+  type PageUploadArgs,
+  type PageUploaded,
+  resumeFromPage,
+  uploadFromPage,
+} from '../../../lib/upload/page-upload';
+import { Declined } from '../../../lib/upload/plan';
+import { forgetRecord, keepRecord, type ResumeMatch } from './home-resume';
 import { saveName } from './names';
 import { qrCode } from './qr';
 import { el } from './view';
@@ -52,12 +60,18 @@ export async function sendFile(
   list: HTMLElement,
   n: number,
   file: File,
-  args: Omit<PageUploadArgs, 'file' | 'name' | 'type' | 'signal' | 'onProgress'>,
+  args: Omit<PageUploadArgs, 'file' | 'name' | 'type' | 'signal' | 'onProgress' | 'onSession'>,
   tooLarge: string | undefined,
+  resume: ResumeMatch = {},
 ): Promise<void> {
-  const card = el('li', { className: 'upload' }, el('p', { className: 'name' }, saveName(file.name)));
+  // What the card says of resuming, under the file's name.
+  const notes = el('div', { className: 'notes' });
+  const card = el('li', { className: 'upload' }, el('p', { className: 'name' }, saveName(file.name)), notes);
   card.dataset.state = 'sending';
   list.append(card);
+  const said = (key: 'homeResuming' | 'homeResumeNotSame' | 'homeResumeGone') =>
+    notes.append(el('p', { className: 'note' }, t(key)));
+  if (resume.notSame) said('homeResumeNotSame');
   if (tooLarge) {
     card.dataset.state = 'failed';
     card.append(el('div', { className: 'problem', role: 'alert' }, el('p', {}, tooLarge)));
@@ -71,23 +85,45 @@ export async function sendFile(
   const stop = new AbortController();
   cancel.addEventListener('click', () => stop.abort());
   card.append(bar, status, cancel);
+  // The session whose record is kept while it is sent (removed once it has ended, whichever way).
+  let session = resume.record?.session.id;
+  if (resume.record) {
+    card.dataset.resuming = '';
+    said('homeResuming');
+  }
+  const page: PageUploadArgs = {
+    ...args,
+    file,
+    name: file.name,
+    type: file.type,
+    signal: stop.signal,
+    async onSession(started, cipher) {
+      if (started.id === session) return;
+      session = started.id;
+      await keepRecord(file, { session: started, variant: args.to.variant, cipher });
+    },
+    onProgress(p) {
+      const share = jobShare(p);
+      bar.value = share;
+      // The connection broke off: the upload resumes by itself once the network is back.
+      card.toggleAttribute('data-waiting', p.waiting === true);
+      status.textContent = p.waiting
+        ? t('uploadWaitingNetwork')
+        : t('homeProgress', formatBytes(Math.round(share * file.size)), formatBytes(file.size));
+    },
+  };
   try {
-    const up = await uploadFromPage({
-      ...args,
-      file,
-      name: file.name,
-      type: file.type,
-      signal: stop.signal,
-      onProgress(p) {
-        const share = jobShare(p);
-        bar.value = share;
-        // The connection broke off: the upload resumes by itself once the network is back.
-        card.toggleAttribute('data-waiting', p.waiting === true);
-        status.textContent = p.waiting
-          ? t('uploadWaitingNetwork')
-          : t('homeProgress', formatBytes(Math.round(share * file.size)), formatBytes(file.size));
-      },
-    });
+    let up: PageUploaded | Declined | undefined = resume.record
+      ? await resumeFromPage(page, resume.record)
+      : undefined;
+    if (up instanceof Declined) {
+      // The server no longer holds it (it expired): a new upload, which counts again.
+      forgetRecord(resume.record!.session.id);
+      delete card.dataset.resuming;
+      said('homeResumeGone');
+      up = undefined;
+    }
+    up ??= await uploadFromPage(page);
     bar.remove();
     status.remove();
     cancel.remove();
@@ -105,5 +141,7 @@ export async function sendFile(
     status.remove();
     const reason = err instanceof Error ? err.message : String(err);
     card.append(el('div', { className: 'problem', role: 'alert' }, el('p', {}, t('homeFailed', reason))));
+  } finally {
+    if (session) forgetRecord(session);
   }
 }

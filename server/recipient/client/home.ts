@@ -1,18 +1,22 @@
 // The server's home page: an upload page anyone can use, without the extension. It asks the server's
 // `_hushdrop/info` what it takes (read as untrusted, as the extension reads it), then sends each file
 // chosen, dropped or pasted through lib/upload/page-upload.ts: encrypted here with a key of its own,
-// in parts read from the file as they are sent. The key is only ever in the link it shows.
+// in parts read from the file as they are sent. The key is only ever in the link it shows, and, while
+// an upload in parts is under way, in this tab's session storage, to resume it after a reload
+// (home-resume.ts).
 
 import { sealedSize } from '../../../lib/crypto/file-cipher';
 import { formatBytes, t } from '../../../lib/i18n';
 import { deleteAfterChoices } from '../../../lib/settings/delete-after';
-import { type PageTarget, pageTarget } from '../../../lib/upload/page-upload';
+import { UploadError } from '../../../lib/upload/errors';
+import { forgetFromPage, type PageTarget, pageTarget } from '../../../lib/upload/page-upload';
 import type { PartsExchange } from '../../../lib/upload/parts-runner';
 import { readServerInfo } from '../../../lib/upload/server-info';
 import { readServerKind } from '../../../lib/upload/server-kind';
 import { xhrExchange, xhrTransport } from '../../../lib/upload/transport';
 import { keepAccount, keptAccount } from './account';
 import { sendFile } from './home-file';
+import { interruptedUploads, pageLeaving } from './home-resume';
 import { connectPageMessages } from './language';
 import { sweepPartFiles, withPartFile } from './part-files';
 import { el, problem, show } from './view';
@@ -24,10 +28,26 @@ document.title = t('homeTitle');
  * The requests of an upload, with XMLHttpRequest: it reports the progress of a body being sent. A part
  * is sent from a file of its own (part-files.ts says why).
  */
-const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) => {
+const sent: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) => {
   const { body } = req;
   if (!(body instanceof Uint8Array)) return xhrExchange(XMLHttpRequest, { ...req, body }, options);
   return withPartFile(body, (file) => xhrExchange(XMLHttpRequest, { ...req, body: file }, options));
+};
+
+/**
+ * A reload must not end an upload (no Abort: it resumes after the reload). A page being left sends
+ * nothing more; a request the browser stopped itself, not the upload's Cancel (Firefox stops them as
+ * soon as a reload begins, before the page is hidden), broke off as a lost connection does.
+ */
+const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, options) => {
+  const lost = (cause?: unknown) => new UploadError('network', t('uploadNetwork'), { cause });
+  if (pageLeaving()) throw lost();
+  try {
+    return await sent(req, options);
+  } catch (err) {
+    if (err instanceof UploadError && err.kind === 'aborted' && !options.signal?.aborted) throw lost(err);
+    throw err;
+  }
 };
 const transport = xhrTransport(XMLHttpRequest);
 /** The longest wait with no progress at all on one request. */
@@ -77,6 +97,15 @@ function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | und
   input.multiple = true;
   const list = el('ul', { id: 'uploads' });
   const accountProblem = el('div', { role: 'alert' });
+  const interrupted = el('ul', { id: 'interrupted' });
+  const typedAccount = () => ({
+    username: fieldValue('account-name').trim(),
+    token: fieldValue('account-token').trim(),
+  });
+  const resumable = interruptedUploads(interrupted, to.variant, (record) => {
+    const credentials = to.needsAccount ? typedAccount() : undefined;
+    void forgetFromPage({ to, credentials, takesParts, exchange, transport }, record);
+  });
   show(
     heading(),
     note(t('homeLead')),
@@ -85,6 +114,7 @@ function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | und
     el('p', { className: 'field' }, el('label', { for: 'files' }, t('homeChoose')), input),
     note(t('homeDropOrPaste')),
     accountProblem,
+    interrupted,
     list,
     note(t('homeExtension')),
   );
@@ -94,10 +124,7 @@ function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | und
   const send = (files: Iterable<File>) => {
     let credentials: { username: string; token: string } | undefined;
     if (to.needsAccount) {
-      credentials = {
-        username: fieldValue('account-name').trim(),
-        token: fieldValue('account-token').trim(),
-      };
+      credentials = typedAccount();
       if (!credentials.username || !credentials.token) {
         accountProblem.replaceChildren(problem(t('homeAccountMissing')));
         return;
@@ -115,13 +142,15 @@ function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | und
         maxUploadBytes !== undefined && size > maxUploadBytes
           ? t('homeTooLarge', formatBytes(file.size), formatBytes(maxUploadBytes))
           : undefined;
-      queue = queue.then(() =>
+      queue = queue.then(async () =>
         sendFile(
           list,
           n,
           file,
           { to, credentials, expiry, takesParts, exchange, transport, timeoutMs: TIMEOUT_MS },
           tooLarge,
+          // A file that cannot be read is no match; sending it says why.
+          tooLarge ? {} : await resumable.match(file).catch(() => ({})),
         ),
       );
     }

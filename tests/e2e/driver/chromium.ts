@@ -76,6 +76,9 @@ export class ChromiumPage implements DriverPage {
   async url() {
     return this.page.url();
   }
+  async reload() {
+    await this.page.reload();
+  }
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
     return this.page.evaluate(fn as any, arg) as Promise<R>;
   }

@@ -59,6 +59,8 @@ export interface FileSpec {
 /** One tab. */
 export interface DriverPage {
   url(): Promise<string>;
+  /** Reloads the page, as the browser's reload button does (the tab's session storage stays), once loaded again. */
+  reload(): Promise<void>;
   /** Runs `fn(arg)` in the page and returns its (JSON-like) result; in an extension page with its APIs. */
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
   /** Runs a script's source in the page, so the globals it defines are there for evaluate (axe-core). */

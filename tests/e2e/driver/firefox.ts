@@ -60,6 +60,10 @@ export class FirefoxPage implements DriverPage {
     return this.in(async (m) => (await m.send('WebDriver:GetCurrentURL')).value);
   }
 
+  async reload(): Promise<void> {
+    await this.in((m) => m.send('WebDriver:Refresh'));
+  }
+
   /** The element, once it exists (an error naming the target otherwise). */
   private element(m: Marionette, t: Target, timeout = 30_000): Promise<Record<string, string>> {
     return until(

@@ -55,6 +55,10 @@ export class WebKitPage implements DriverPage {
     return this.in((send) => send<string>('GET', '/url'));
   }
 
+  async reload(): Promise<void> {
+    await this.in((send) => send('POST', '/refresh', {}));
+  }
+
   /** The element's reference, once it exists (an error naming the target otherwise). */
   private element(send: Send, t: Target, timeout = 30_000): Promise<string> {
     return until(

@@ -1,0 +1,130 @@
+// Uploads a reload broke off, on the home page: what each needs to resume (lib/upload/resume-record.ts,
+// the key among it) is kept in this tab's session storage only, never on the device, from Start until
+// the upload ends whichever way (a reload or a closed tab does not end it). After a reload each one is
+// offered, with Forget; a file chosen again that is the same file resumes it.
+import { t } from '../../../lib/i18n';
+import {
+  type FileFacts,
+  firstPartDigest,
+  matches,
+  type ResumeRecord,
+  readRecord,
+  recordText,
+  sameFacts,
+} from '../../../lib/upload/resume-record';
+import type { Variant } from '../../../lib/upload/types';
+import { saveName } from './names';
+import { el } from './view';
+
+const PREFIX = 'hushdrop.resume.';
+
+/**
+ * Whether the page is being left (a reload, a closed tab): its requests then break off, and that must
+ * not end the upload (no Abort, its record kept), so that it can resume after the reload.
+ */
+let leaving = false;
+addEventListener('pagehide', () => {
+  leaving = true;
+});
+addEventListener('pageshow', () => {
+  leaving = false;
+});
+export const pageLeaving = () => leaving;
+
+/** The session storage, or none where the browser keeps it from the page (then nothing resumes). */
+function store(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps what the upload of `file` needs to resume, before any of its parts is sent. */
+export async function keepRecord(file: File, fields: Omit<ResumeRecord, 'file'>): Promise<void> {
+  const { name, size, lastModified } = file;
+  const firstPart = await firstPartDigest(file, fields.session.partBytes);
+  try {
+    store()?.setItem(
+      PREFIX + fields.session.id,
+      recordText({ ...fields, file: { name, size, lastModified, firstPart } }),
+    );
+  } catch {
+    // The storage is full or refused: the upload goes on; only a resume after a reload is lost.
+  }
+}
+
+/** Forgets the record of an upload that ended (not one that a reload broke off). */
+export function forgetRecord(sessionId: string): void {
+  if (!leaving) store()?.removeItem(PREFIX + sessionId);
+}
+
+/** The records kept in this tab; stored text that is no record is removed. */
+function keptRecords(): ResumeRecord[] {
+  const kept = store();
+  if (!kept) return [];
+  const records: ResumeRecord[] = [];
+  for (const key of Object.keys(kept).filter((k) => k.startsWith(PREFIX))) {
+    const record = readRecord(kept.getItem(key));
+    if (record && key === PREFIX + record.session.id) records.push(record);
+    else kept.removeItem(key);
+  }
+  return records;
+}
+
+/** How a chosen file stands to the interrupted uploads: the one it resumes, or whether one of its name was another file. */
+export interface ResumeMatch {
+  record?: ResumeRecord;
+  notSame?: boolean;
+}
+
+/**
+ * The uploads interrupted in an earlier life of this tab, sent with `variant`: shown as notices in
+ * `list` with Forget (`onForget` aborts the session), and taken by the file that resumes one.
+ */
+export function interruptedUploads(
+  list: HTMLElement,
+  variant: Variant,
+  onForget: (record: ResumeRecord) => void,
+) {
+  const open = new Map<string, { record: ResumeRecord; notice: HTMLElement }>();
+  const take = (record: ResumeRecord) => {
+    open.get(record.session.id)?.notice.remove();
+    open.delete(record.session.id);
+  };
+  for (const record of keptRecords()) {
+    if (record.variant !== variant) continue;
+    const name = saveName(record.file.name);
+    const forget = el(
+      'button',
+      { type: 'button', className: 'forget', 'aria-label': t('homeForgetNamed', name) },
+      t('homeForget'),
+    );
+    const notice = el('li', { className: 'interrupted' }, el('p', {}, t('homeInterrupted', name)), forget);
+    forget.addEventListener('click', () => {
+      take(record);
+      forgetRecord(record.session.id);
+      onForget(record);
+    });
+    open.set(record.session.id, { record, notice });
+    list.append(notice);
+  }
+  return {
+    /**
+     * What `file` is to the interrupted uploads. The first part is read (and hashed) only for one with
+     * its name, size and time. A file that resumes one takes it: it is no longer offered.
+     */
+    async match(file: File): Promise<ResumeMatch> {
+      const facts: FileFacts = file;
+      const named = [...open.values()].map((o) => o.record).filter((r) => r.file.name === file.name);
+      for (const record of named.filter((r) => sameFacts(r, facts))) {
+        if (!open.has(record.session.id)) continue;
+        if (matches(record, facts, await firstPartDigest(file, record.session.partBytes))) {
+          take(record);
+          return { record };
+        }
+      }
+      return { notSame: named.length > 0 };
+    },
+  };
+}
