@@ -60,8 +60,8 @@ async function records(s: Server, prefix: string) {
 describe('Done of an upload in parts, repeated', () => {
   for (const variant of ['current', 'legacy'] as const) {
     it(`(${variant}) answers what the first Done answered, byte for byte; one upload is stored, and nothing is charged again`, async () => {
-      // A daily quota of exactly this file: a second charge could not pass.
-      const s = await server({}, { limits: { ...NO_LIMITS, uploadBytesPerDayPerAddress: FILE.length } });
+      // A daily quota with room for this file twice: a charge would show in its record.
+      const s = await server({}, { limits: { ...NO_LIMITS, uploadBytesPerDayPerAddress: 2 * FILE.length } });
       const client = new PartsClient(
         s,
         variant,
@@ -81,6 +81,13 @@ describe('Done of an upload in parts, repeated', () => {
         expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
       }
       expect(await records(s, 'quota-')).toEqual(quota);
+      // What is left is still this file's size: a Start of it passes, one byte more does not.
+      const more = await client.start({ ...FIELDS, partsTotal: String(FILE.length + 1) });
+      expect(more.status, more.text).toBe(429);
+      expect(more.json.error.message).toMatch(/upload quota/);
+      const rest = await client.start(FIELDS);
+      expect(rest.status, rest.text).toBe(201);
+      expect((await client.abort(rest.json.id)).status).toBe(204);
       expect(await storedFiles(s)).toHaveLength(1);
       expect((await s.storedBlobs()).inProgress).toBe(0);
       const download = await getBytes(first.json.result.url);
