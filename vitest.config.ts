@@ -21,6 +21,7 @@ const SERVER_FILES_ON_S3 = [
   'operator',
   'names',
   'parts',
+  'parts-done',
   'parts-stalls',
   'parts-store',
   'record',

@@ -31,8 +31,8 @@ export function sessionGoneError(details: GoneDetails = {}): UploadError {
 }
 
 /**
- * Done's answer was lost and the server no longer holds the session: that Done most likely made the
- * upload, but its link never arrived.
+ * Done's answer was lost and the server no longer holds the session (nor, as Hushdrop does until the
+ * session's expiry, Done's answer): that Done most likely made the upload, but its link never arrived.
  */
 export function doneLostError(details: GoneDetails = {}): UploadError {
   return new UploadError('session-gone', t('partsDoneLost'), details);

@@ -99,7 +99,9 @@ export interface PartsStartAnswer {
 /**
  * `GET P/Parts/<id>`'s answer (200): the parts the server holds whole, as ranges of indices `[first,
  * last]` (both included, ascending, apart), so that a session of thousands of parts answers briefly. A
- * part still arriving is not held. 404 once the session is gone (finished, aborted or expired).
+ * part still arriving is not held. Once Done made the upload, Hushdrop answers every part held and
+ * `finished` (Done answers again what it answered) until the session's expiry; 404 once the session is
+ * gone (aborted or expired; finished, at a server that keeps no Done answer).
  */
 export interface PartsHeldAnswer {
   id: string;
@@ -108,6 +110,8 @@ export interface PartsHeldAnswer {
   held: Array<[number, number]>;
   /** ISO 8601, as in Start's answer. */
   expiresAt: string;
+  /** Done made the upload: POST Done again for its answer. */
+  finished?: true;
 }
 
 /** Ascending part indices as PartsHeldAnswer's ranges. */

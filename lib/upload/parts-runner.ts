@@ -333,8 +333,10 @@ async function runSession<B>(
 
   /**
    * Done. If its answer is lost, Done again once the server answers that it still holds the session.
-   * A Done that went through has ended it: a 404 then means the upload was probably made but its link
-   * never arrived ('session-gone', with a sentence that says so).
+   * Hushdrop keeps a finished session's Done answer until the session expires (its held parts then say
+   * `finished`), so the Done again gets the upload's own answer. A server that keeps none (Teknik's, an
+   * older Hushdrop, or ours once the session expired) answers 404 instead: the upload was probably made
+   * but its link never arrived ('session-gone', with a sentence that says so).
    */
   const finish = async () => {
     let lost = false;

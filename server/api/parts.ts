@@ -1,7 +1,9 @@
 // An upload in parts (docs: server/README.md, the protocol in the parts brief): Start binds and checks the
 // form as a one-request upload would and opens a session; parts go straight into the store's write in
 // parts; Done checks every part and finishes through `finishUpload`, so the record and the answer are a
-// one-request upload's. Every refusal is a sentence, stores nothing for that request, and is sent after the
+// one-request upload's. Done is idempotent: the answer of the Done that made the upload replaces the session
+// in the store, and every later Done (at any instance, until the session's expiry) gets it again; a Done
+// that finds another one under way waits for its answer. Every refusal is a sentence, stores nothing for that request, and is sent after the
 // request's body was read (up to a cap), so the client sees it rather than a reset.
 
 import { Readable, Writable } from 'node:stream';
@@ -18,7 +20,8 @@ import {
 } from '../http/responses';
 import type { Reservation } from '../limits/byte-quotas';
 import { isStorageError } from '../storage/errors';
-import { PartLengthError, PartsMissingError, partSize } from '../storage/types';
+import { PartLengthError, PartsMissingError, partSize, type Versioned } from '../storage/types';
+import type { FinishedSession, PartsSession, StoredAnswer } from '../uploads/parts-sessions';
 import type { Variant } from '../uploads/record';
 import { bindForm } from './bound-form';
 import type { ApiContext } from './context';
@@ -49,6 +52,16 @@ function unknownSession(reply: Reply): void {
     reply,
     'There is no such upload in progress: it was finished, aborted or expired, or never started. Start it again.',
     404,
+  );
+}
+
+/** A Done (or held parts) that waited FINISHING_WAIT_MS for another request's Done: 503, ask again. */
+function stillFinishing(reply: Reply): void {
+  replyAppError(
+    reply,
+    'This upload is being finished by an earlier request; ask again in a moment for its answer.',
+    503,
+    { 'Retry-After': '5' },
   );
 }
 
@@ -173,15 +186,15 @@ export async function handlePartsStart(ctx: ApiContext, up: PartsRequest): Promi
 }
 
 /**
- * The session `id` if it is live, of this variant, and the request is allowed on it (its account, when it
- * was started with one); otherwise answers and returns null.
+ * The session `id` (or what is left of it once finished) if it is live, of this variant, and the request is
+ * allowed on it (its account, when it was started with one); otherwise answers and returns null.
  */
 async function sessionFor(
   ctx: ApiContext,
   up: PartsRequest,
   id: string,
   answer: (refusal: () => void) => Promise<void>,
-) {
+): Promise<Versioned<PartsSession | FinishedSession> | null> {
   const found = await ctx.uploads.parts.find(id);
   if (!found || found.value.variant !== up.variant) {
     await answer(() => unknownSession(up.reply));
@@ -200,6 +213,25 @@ async function sessionFor(
     }
   }
   return found;
+}
+
+/**
+ * As sessionFor, once no other request's Done is under way on it (that Done's answer is what this request
+ * then sees); answers 503 when it is still under way after FINISHING_WAIT_MS.
+ */
+async function settledSessionFor(
+  ctx: ApiContext,
+  up: PartsRequest,
+  id: string,
+): Promise<Versioned<PartsSession | FinishedSession> | null> {
+  const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
+  if (!found) return null;
+  // Whose it is and its variant never change: the checks above hold for what it becomes.
+  const settled = await ctx.uploads.parts.settled(found);
+  if (settled === 'busy') stillFinishing(up.reply);
+  else if (!settled) unknownSession(up.reply);
+  else return settled;
+  return null;
 }
 
 /**
@@ -234,6 +266,10 @@ async function receivePart(ctx: ApiContext, up: PartsRequest, id: string, indexT
   const found = await sessionFor(ctx, up, id, answer);
   if (!found) return;
   const session = found.value;
+  if (session.kind === 'parts-finished')
+    return answer(() =>
+      replyAppError(reply, 'This upload is finished; its parts can no longer change.', 409),
+    );
   if (session.state !== 'open')
     return answer(() =>
       replyAppError(reply, 'This upload is being finished; its parts can no longer change.', 409),
@@ -285,12 +321,17 @@ async function receivePart(ctx: ApiContext, up: PartsRequest, id: string, indexT
   reply(204, {}, Buffer.alloc(0));
 }
 
-/** Which parts the store holds whole: what a client that lost its connection need not send again. */
+/**
+ * Which parts the store holds whole: what a client that lost its connection need not send again. Once Done
+ * made the upload: every part, and `finished` (a client whose Done's answer was lost sends Done again).
+ */
 export async function handlePartsHeld(ctx: ApiContext, up: PartsRequest, id: string) {
   const { reply } = up;
-  const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
+  const found = await settledSessionFor(ctx, up, id);
   if (!found) return;
   const session = found.value;
+  if (session.kind === 'parts-finished')
+    return replyHeld(reply, session, session.count > 0 ? [[0, session.count - 1]] : [], true);
   let held: number[];
   try {
     held = await ctx.uploads.storage.blobs.heldParts(session.blobId, session.handle, session);
@@ -299,6 +340,15 @@ export async function handlePartsHeld(ctx: ApiContext, up: PartsRequest, id: str
     if (isStorageError(err)) return replyStorageError(reply, err);
     throw err;
   }
+  replyHeld(reply, session, heldRanges(held), false);
+}
+
+function replyHeld(
+  reply: Reply,
+  session: PartsSession | FinishedSession,
+  held: Array<[number, number]>,
+  finished: boolean,
+): void {
   replyJson(
     reply,
     200,
@@ -306,36 +356,68 @@ export async function handlePartsHeld(ctx: ApiContext, up: PartsRequest, id: str
       id: session.id,
       partBytes: session.partBytes,
       parts: session.count,
-      held: heldRanges(held),
+      held,
       expiresAt: new Date(session.expiresAt).toISOString(),
+      ...(finished ? { finished: true } : {}),
     } satisfies PartsHeldAnswer,
     { 'Cache-Control': 'no-store' },
   );
 }
 
+function replyStored(reply: Reply, answer: StoredAnswer): void {
+  reply(answer.status, answer.headers, Buffer.from(answer.body, 'utf8'));
+}
+
+/** How often a Done that lost the claim to another request's Done looks at the session again. */
+const DONE_TRIES = 3;
+
 export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: string, links: Links) {
+  for (let i = 0; i < DONE_TRIES; i++) {
+    const found = await settledSessionFor(ctx, up, id);
+    if (!found) return;
+    // A Done repeated (its answer was lost, or two raced): the answer of the one that made the upload.
+    if (found.value.kind === 'parts-finished') return replyStored(up.reply, found.value.answer);
+    const finishing = await finishSession(ctx, up, { value: found.value, version: found.version }, links);
+    if (finishing !== 'claimed-elsewhere') return;
+  }
+  stillFinishing(up.reply);
+}
+
+/**
+ * Checks the parts, claims the session (exactly one Done wins, here or at another instance: a
+ * compare-and-swap of its record) and makes the upload; 'claimed-elsewhere' when another Done won.
+ */
+async function finishSession(
+  ctx: ApiContext,
+  up: PartsRequest,
+  found: Versioned<PartsSession>,
+  links: Links,
+): Promise<'answered' | 'claimed-elsewhere'> {
   const { reply } = up;
-  const found = await sessionFor(ctx, up, id, async (refusal) => refusal());
-  if (!found) return;
   const session = found.value;
-  if (session.state !== 'open') return unknownSession(reply);
   const { blobs } = ctx.uploads.storage;
+  const answered = (send: () => void) => {
+    send();
+    return 'answered' as const;
+  };
   const partsMissing = (missing: number) =>
-    replyAppError(
-      reply,
-      `${missing} of the upload's ${session.count} parts ${missing === 1 ? 'is' : 'are'} missing; send ${missing === 1 ? 'it' : 'them'}, then finish again.`,
-      409,
+    answered(() =>
+      replyAppError(
+        reply,
+        `${missing} of the upload's ${session.count} parts ${missing === 1 ? 'is' : 'are'} missing; send ${missing === 1 ? 'it' : 'them'}, then finish again.`,
+        409,
+      ),
     );
   try {
     // Parts missing are told without writing anything (the store may be full).
     const missing = session.count - (await blobs.heldParts(session.blobId, session.handle, session)).length;
     if (missing > 0) return partsMissing(missing);
   } catch (err) {
-    if (isStorageError(err, 'not-found')) return unknownSession(reply);
-    if (isStorageError(err)) return replyStorageError(reply, err);
+    if (isStorageError(err, 'not-found')) return answered(() => unknownSession(reply));
+    if (isStorageError(err)) return answered(() => replyStorageError(reply, err));
     throw err;
   }
-  if (!(await ctx.uploads.parts.claim(found))) return unknownSession(reply);
+  if (!(await ctx.uploads.parts.claim(found))) return 'claimed-elsewhere';
   try {
     await blobs.completeParts(session.blobId, session.handle, session);
   } catch (err) {
@@ -346,26 +428,41 @@ export async function handlePartsDone(ctx: ApiContext, up: PartsRequest, id: str
     }
     if (isStorageError(err, 'not-found')) {
       await ctx.uploads.parts.end(session);
-      return unknownSession(reply);
+      return answered(() => unknownSession(reply));
     }
     await ctx.uploads.parts.reopen(session.id).catch(() => {});
-    if (isStorageError(err)) return replyStorageError(reply, err);
+    if (isStorageError(err)) return answered(() => replyStorageError(reply, err));
     throw err;
   }
-  // The bytes are a blob now: the session goes before the upload is made, so a second Done finds nothing.
-  await ctx.uploads.parts.end(session).catch(() => {});
-  await finishUpload(ctx, {
-    variant: session.variant,
-    reply,
-    links,
-    address: up.address,
-    username: session.username,
-    form: session.form,
-    file: { blobId: session.blobId, size: session.totalBytes, filename: session.fileName, mimeType: '' },
-    speculation: null,
-    dntHeader: session.dntHeader,
-    httpVersion: session.httpVersion,
-  });
+  // The bytes are a blob now. The answer is kept before it is sent: a Done repeated at any instance, even
+  // while this one's answer is on its way, gets the same. One that did not make the upload (the store
+  // failed while recording it: the bytes are gone) ends the session, so a repeat finds nothing.
+  let answer: StoredAnswer | undefined;
+  let made = false;
+  try {
+    made = await finishUpload(ctx, {
+      variant: session.variant,
+      reply: (status, headers, body) => {
+        answer = { status, headers, body: body.toString('utf8') };
+      },
+      links,
+      address: up.address,
+      username: session.username,
+      form: session.form,
+      file: { blobId: session.blobId, size: session.totalBytes, filename: session.fileName, mimeType: '' },
+      speculation: null,
+      dntHeader: session.dntHeader,
+      httpVersion: session.httpVersion,
+    });
+  } finally {
+    const { parts } = ctx.uploads;
+    // Unkept (the store failed), the answer is still sent; the session then ends, so that a repeat finds
+    // nothing rather than a Done under way until the session expires.
+    if (made && answer) await parts.finish(session, answer).catch(() => parts.end(session).catch(() => {}));
+    else await parts.end(session).catch(() => {});
+  }
+  if (answer) replyStored(reply, answer);
+  return 'answered';
 }
 
 export async function handlePartsAbort(ctx: ApiContext, up: PartsRequest, id: string) {
@@ -373,7 +470,9 @@ export async function handlePartsAbort(ctx: ApiContext, up: PartsRequest, id: st
   // Unknown, expired or of the other variant: nothing this request may remove (the sweeper removes the expired).
   if (found && found.value.variant === up.variant) {
     if (!(await sessionFor(ctx, up, id, async (refusal) => refusal()))) return;
-    await ctx.uploads.parts.abort(found.value);
+    // Once finished there is nothing to abort: the upload is made (its deletion key removes it), and its
+    // answer stays for a repeated Done.
+    if (found.value.kind === 'parts-session') await ctx.uploads.parts.abort(found.value);
   }
   up.reply(204, {}, Buffer.alloc(0));
 }

@@ -242,9 +242,10 @@ export interface FinishInput {
 
 /**
  * Makes stored bytes an upload: checks the bound form, records and answers, as
- * every way in (one request, or parts) must do alike. Any failure removes the bytes.
+ * every way in (one request, or parts) must do alike. Any failure removes the bytes. Resolves with
+ * whether the upload was made (its answer sent), not refused.
  */
-export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise<void> {
+export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise<boolean> {
   const { file, reply } = input;
   const { blobs } = ctx.uploads.storage;
   let blobId = file.blobId;
@@ -253,7 +254,8 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
     const formatProblem = linkFormatProblem(params, file.size);
     if (formatProblem) {
       await blobs.delete(blobId);
-      return replyAppError(reply, formatProblem, 400);
+      replyAppError(reply, formatProblem, 400);
+      return false;
     }
     const spec = input.speculation;
     let key = params.key ?? null;
@@ -265,7 +267,8 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
       const problem = cipherProblem(key, iv);
       if (problem) {
         await blobs.delete(blobId);
-        return replyAppError(reply, `Exception: ${problem}`);
+        replyAppError(reply, `Exception: ${problem}`);
+        return false;
       }
     }
     const wanted = params.encrypt ? { key: key!, iv: iv! } : null;
@@ -328,10 +331,12 @@ export async function finishUpload(ctx: ApiContext, input: FinishInput): Promise
     }
     result.deletionKey = record.deletionKey;
     replyJson(reply, 200, { result });
+    return true;
   } catch (err) {
     await blobs.delete(blobId).catch(() => {});
-    if (isStorageError(err)) return replyStorageError(reply, err);
-    throw err;
+    if (!isStorageError(err)) throw err;
+    replyStorageError(reply, err);
+    return false;
   }
 }
 

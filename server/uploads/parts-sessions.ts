@@ -2,6 +2,9 @@
 // Done may reach any instance. Two kinds of records live next to the uploads' under keys no upload name
 // can be (UPLOAD_NAME allows no `-` before the first dot):
 //   parts-<id>                 a session: where its bytes go, how they are cut, the form to finish with;
+//                              once its Done made the upload, replaced by the finished record: that Done's
+//                              answer, which a repeated Done (at any instance) gets again until the session's
+//                              expiry, when the sweeper removes it;
 //   parts-address-<hash>       the sessions one client address holds open (its limit holds across instances).
 // Both are changed by compare-and-swap only. An address record is deleted (at the version read, so a slot
 // taken meanwhile is never lost) when its last session ends or the sweeper finds all of them expired: no
@@ -22,6 +25,10 @@ const ID = /^[A-Za-z0-9]{24,64}$/;
 const SESSION_PREFIX = 'parts-';
 const ADDRESS_PREFIX = 'parts-address-';
 const CAS_TRIES = 50;
+/** How long a Done (or a held-parts request) waits for another request's Done under way before it says so. */
+export const FINISHING_WAIT_MS = 15_000;
+/** The longest pause between two looks at a session being finished (from 20 ms, doubling). */
+const FINISHING_POLL_MAX_MS = 500;
 
 export interface PartsSession extends PartsLayout {
   kind: 'parts-session';
@@ -31,7 +38,7 @@ export interface PartsSession extends PartsLayout {
   handle: string;
   createdAt: number;
   expiresAt: number;
-  /** `finishing` while a Done runs: parts are refused, a second Done finds nothing. */
+  /** `finishing` while a Done runs: parts are refused, a second Done waits for its answer. */
   state: 'open' | 'finishing';
   /** The address key it counts against. */
   address: string;
@@ -43,6 +50,29 @@ export interface PartsSession extends PartsLayout {
   fileName: string;
   dntHeader: boolean;
   httpVersion: string;
+}
+
+/** An answer as sent: what a repeated Done sends again, byte for byte. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as UTF-8 text (it is JSON). */
+  body: string;
+}
+
+/**
+ * What is left of a session once its Done made the upload: that Done's answer, and what the other requests
+ * of the session need (whose it is, how it was cut, when it expires). Neither its address nor its form.
+ */
+export interface FinishedSession {
+  kind: 'parts-finished';
+  id: string;
+  variant: Variant;
+  username?: string;
+  count: number;
+  partBytes: number;
+  expiresAt: number;
+  answer: StoredAnswer;
 }
 
 interface AddressSlots {
@@ -97,6 +127,33 @@ export function parseSession(json: JsonRecord): PartsSession | null {
   if (!ok) return null;
   const { fields: _fields, ...session } = json as unknown as PartsSession & { fields?: unknown };
   return { ...session, form };
+}
+
+function parseAnswer(json: unknown): StoredAnswer | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const { status, headers, body } = json as Record<string, unknown>;
+  const ok =
+    Number.isSafeInteger(status) &&
+    typeof body === 'string' &&
+    typeof headers === 'object' &&
+    headers !== null &&
+    Object.values(headers).every((v) => typeof v === 'string');
+  return ok ? (json as StoredAnswer) : null;
+}
+
+export function parseFinished(json: JsonRecord): FinishedSession | null {
+  const r = json as Partial<Record<keyof FinishedSession, unknown>>;
+  const ok =
+    r.kind === 'parts-finished' &&
+    typeof r.id === 'string' &&
+    ID.test(r.id) &&
+    (r.variant === 'legacy' || r.variant === 'current') &&
+    (r.username === undefined || typeof r.username === 'string') &&
+    isCount(r.count) &&
+    isCount(r.partBytes) &&
+    Number.isFinite(r.expiresAt) &&
+    parseAnswer(r.answer) !== null;
+  return ok ? (json as unknown as FinishedSession) : null;
 }
 
 function parseSlots(json: JsonRecord): AddressSlots | null {
@@ -156,14 +213,36 @@ export class PartsSessions {
     }
   }
 
-  /** The live session `id` with its version, or null (unknown, malformed id, or expired). */
-  async find(id: string): Promise<Versioned<PartsSession> | null> {
+  /**
+   * The session `id` with its version while it lives, open or finishing, or what is left of it once its
+   * Done made the upload; null when unknown, malformed, or expired (finished or not).
+   */
+  async find(id: string): Promise<Versioned<PartsSession | FinishedSession> | null> {
     if (!isSessionId(id)) return null;
     const stored = await this.storage.records.read(sessionKey(id));
-    const session = stored ? parseSession(stored.value) : null;
+    const session = stored ? (parseSession(stored.value) ?? parseFinished(stored.value)) : null;
     if (!stored || !session || session.id !== id) return null;
     if (this.now() >= session.expiresAt) return null;
     return { value: session, version: stored.version };
+  }
+
+  /**
+   * `found` once no Done is under way on it (here or at another instance): as that Done left it (finished,
+   * open again, or gone: null). 'busy' when it is still being finished after FINISHING_WAIT_MS (a slow store,
+   * or an instance that died mid-Done: the record stays `finishing` until it expires).
+   */
+  async settled(
+    found: Versioned<PartsSession | FinishedSession>,
+  ): Promise<Versioned<PartsSession | FinishedSession> | null | 'busy'> {
+    let current: Versioned<PartsSession | FinishedSession> | null = found;
+    const until = Date.now() + FINISHING_WAIT_MS;
+    for (let pause = 20; current?.value.kind === 'parts-session' && current.value.state === 'finishing'; ) {
+      if (Date.now() >= until) return 'busy';
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(2 * pause, FINISHING_POLL_MAX_MS);
+      current = await this.find(found.value.id);
+    }
+    return current;
   }
 
   /** Marks the session as finishing: true for exactly one Done. */
@@ -188,6 +267,31 @@ export class PartsSessions {
   /** Forgets the session (its record and its address slot); its bytes are the caller's. */
   async end(session: PartsSession): Promise<void> {
     await this.storage.records.delete(sessionKey(session.id));
+    await this.giveSlot(session.address, session.id);
+  }
+
+  /**
+   * Replaces the session its Done is finishing by the finished record holding `answer`, and gives its address
+   * slot back. A session removed meanwhile (aborted, or swept at its expiry) stays removed.
+   */
+  async finish(session: PartsSession, answer: StoredAnswer): Promise<void> {
+    const finished: FinishedSession = {
+      kind: 'parts-finished',
+      id: session.id,
+      variant: session.variant,
+      ...(session.username !== undefined ? { username: session.username } : {}),
+      count: session.count,
+      partBytes: session.partBytes,
+      expiresAt: session.expiresAt,
+      answer,
+    };
+    const key = sessionKey(session.id);
+    for (let i = 0; i < CAS_TRIES; i++) {
+      const stored = await this.storage.records.read(key);
+      const current = stored && parseSession(stored.value);
+      if (!stored || !current || current.blobId !== session.blobId) break;
+      if (await this.storage.records.update(key, stored.version, { ...finished })) break;
+    }
     await this.giveSlot(session.address, session.id);
   }
 
@@ -266,6 +370,12 @@ export class PartsSessions {
       if (now < session.expiresAt) return 'live';
       await this.abort(session, 'expired');
       return 'expired';
+    }
+    const finished = key.startsWith(SESSION_PREFIX) ? parseFinished(stored.value) : null;
+    if (finished) {
+      // Its upload is an upload like any other now: only the answer kept for a repeated Done goes.
+      if (now >= finished.expiresAt) await this.storage.records.delete(key, stored.version);
+      return 'other';
     }
     const slots = key.startsWith(ADDRESS_PREFIX) ? parseSlots(stored.value) : null;
     if (slots && Object.values(slots.sessions).every((until) => until <= now)) {
