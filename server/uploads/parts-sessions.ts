@@ -27,6 +27,12 @@ const ADDRESS_PREFIX = 'parts-address-';
 const CAS_TRIES = 50;
 /** How long a Done (or a held-parts request) waits for another request's Done under way before it says so. */
 export const FINISHING_WAIT_MS = 15_000;
+/**
+ * A Done under way this long is taken for one whose instance died mid-way: the session is then treated as
+ * gone (404), so that its client says the link may never have arrived rather than waiting until the session
+ * expires. Far longer than completing 10,000 parts takes.
+ */
+export const FINISHING_ABANDONED_MS = 10 * 60_000;
 /** The longest pause between two looks at a session being finished (from 20 ms, doubling). */
 const FINISHING_POLL_MAX_MS = 500;
 
@@ -40,6 +46,8 @@ export interface PartsSession extends PartsLayout {
   expiresAt: number;
   /** `finishing` while a Done runs: parts are refused, a second Done waits for its answer. */
   state: 'open' | 'finishing';
+  /** When the Done now running claimed it. */
+  finishingSince?: number;
   /** The address key it counts against. */
   address: string;
   /** The account that started it: every later request must carry the same one. */
@@ -117,6 +125,7 @@ export function parseSession(json: JsonRecord): PartsSession | null {
     Number.isFinite(r.createdAt) &&
     Number.isFinite(r.expiresAt) &&
     (r.state === 'open' || r.state === 'finishing') &&
+    (r.finishingSince === undefined || Number.isFinite(r.finishingSince)) &&
     typeof r.address === 'string' &&
     (r.username === undefined || typeof r.username === 'string') &&
     (r.variant === 'legacy' || r.variant === 'current') &&
@@ -229,7 +238,7 @@ export class PartsSessions {
   /**
    * `found` once no Done is under way on it (here or at another instance): as that Done left it (finished,
    * open again, or gone: null). 'busy' when it is still being finished after FINISHING_WAIT_MS (a slow store,
-   * or an instance that died mid-Done: the record stays `finishing` until it expires).
+   * or an instance that died mid-Done); gone (null) once that Done has run FINISHING_ABANDONED_MS.
    */
   async settled(
     found: Versioned<PartsSession | FinishedSession>,
@@ -237,6 +246,8 @@ export class PartsSessions {
     let current: Versioned<PartsSession | FinishedSession> | null = found;
     const until = Date.now() + FINISHING_WAIT_MS;
     for (let pause = 20; current?.value.kind === 'parts-session' && current.value.state === 'finishing'; ) {
+      const since = current.value.finishingSince ?? current.value.createdAt;
+      if (this.now() - since >= FINISHING_ABANDONED_MS) return null;
       if (Date.now() >= until) return 'busy';
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(2 * pause, FINISHING_POLL_MAX_MS);
@@ -250,6 +261,7 @@ export class PartsSessions {
     return this.storage.records.update(sessionKey(found.value.id), found.version, {
       ...found.value,
       state: 'finishing',
+      finishingSince: this.now(),
     });
   }
 
@@ -259,7 +271,8 @@ export class PartsSessions {
       const stored = await this.storage.records.read(sessionKey(id));
       const session = stored ? parseSession(stored.value) : null;
       if (!stored || !session) return;
-      const next = { ...session, state: 'open' as const };
+      const { finishingSince: _, ...open } = session;
+      const next = { ...open, state: 'open' as const };
       if (await this.storage.records.update(sessionKey(id), stored.version, { ...next })) return;
     }
   }

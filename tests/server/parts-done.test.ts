@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { MIN_PART_BYTES, NO_LIMITS } from '../../server/config/settings';
-import { PartsSessions, parseSession } from '../../server/uploads/parts-sessions';
+import { FINISHING_ABANDONED_MS, PartsSessions, parseSession } from '../../server/uploads/parts-sessions';
 import { basic, PartsClient } from './parts-client';
 import { storageUnderTest } from './storage-under-test';
 import { getBytes, randomBytesOf, serversStoppedAfterEach, storedFiles } from './test-helpers';
@@ -193,6 +193,22 @@ describe('Done of an upload in parts, repeated', () => {
     expect(made.status, made.text).toBe(200);
     expect(made.json.result.contentLength).toBe(FILE.length);
     expect((await client.done(other)).text).toBe(made.text);
+  });
+
+  it('a Done under way for 10 minutes is taken for one whose instance died: the session is gone (404), not busy until it expires', async () => {
+    let clock = Date.now();
+    const s = await server({ now: () => clock });
+    const client = new PartsClient(s);
+    const sessions = new PartsSessions(s.hushdrop.storage, s.hushdrop.settings.parts, () => clock);
+    const id = await allSent(client);
+    const stored = (await s.hushdrop.storage.records.read(`parts-${id}`))!;
+    // A Done claimed it, and its instance went away before finishing.
+    expect(await sessions.claim({ value: parseSession(stored.value)!, version: stored.version })).toBe(true);
+    clock += FINISHING_ABANDONED_MS;
+    const [done, held] = await Promise.all([client.done(id), client.held(id)]);
+    expect(done.status, done.text).toBe(404);
+    expect(done.text).toMatch(/no such upload in progress/);
+    expect(held.status).toBe(404);
   });
 });
 
