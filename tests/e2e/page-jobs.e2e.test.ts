@@ -131,8 +131,9 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
 
     const leaving = [
       ['closing', (page: DriverPage) => page.close()],
-      // Reloaded from a task of the page, so the evaluate call returns before its document goes.
-      ['reloading', (page: DriverPage) => page.evaluate(() => void setTimeout(() => location.reload()))],
+      // As the reload button does, and once loaded again (Firefox 140's Marionette answered nothing
+      // while a reload started from the page's own script went on).
+      ['reloading', (page: DriverPage) => page.reload()],
     ] as const;
     for (const [how, leave] of leaving)
       it(`${how} the page while it runs ends the job in the popup, and the badge is cleared`, async () => {

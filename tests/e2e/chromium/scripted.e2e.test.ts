@@ -30,7 +30,13 @@ const bip72 = (path: string) => `bitcoin:?r=${encodeURIComponent(`${attacker.ori
 
 const paymentTabs = (): Promise<number> =>
   browser.sw.evaluate(
-    async (prefix) => (await chrome.tabs.query({})).filter((t: any) => t.url?.startsWith(prefix)).length,
+    // The extension's own pages by its contexts: Chromium 150 shows it no address of their tabs.
+    async (prefix) =>
+      new Set(
+        (await chrome.runtime.getContexts({ contextTypes: ['TAB' as any] }))
+          .filter((c: any) => c.documentUrl?.startsWith(prefix))
+          .map((c: any) => c.tabId),
+      ).size,
     browser.url('payment.html'),
   );
 

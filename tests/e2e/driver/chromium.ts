@@ -378,8 +378,13 @@ export class ChromiumDriver implements Driver {
   async badgeText(page: DriverPage) {
     return this.worker().evaluate(
       async (url) => {
-        const tab = (await chrome.tabs.query({})).find((t: any) => t.url === url);
-        return tab ? chrome.action.getBadgeText({ tabId: tab.id }) : 'no tab';
+        let tabId = (await chrome.tabs.query({})).find((t: any) => t.url === url)?.id;
+        // Chromium 150 shows an extension no address of its own pages' tabs (no tabs permission); its
+        // contexts name them.
+        tabId ??= (await chrome.runtime.getContexts({ contextTypes: ['TAB' as any] })).find(
+          (c: any) => c.documentUrl === url,
+        )?.tabId;
+        return tabId !== undefined ? chrome.action.getBadgeText({ tabId }) : 'no tab';
       },
       await page.url(),
     );
