@@ -14,6 +14,7 @@ const runner = createRunner(vapi);
 let running = 0;
 let listening = false;
 let port: ReturnType<typeof browser.runtime.connect> | undefined;
+let leaveListened = false;
 
 /**
  * Holds the port for as long as this page lives (closing, reloading or leaving it ends it; the
@@ -22,6 +23,12 @@ let port: ReturnType<typeof browser.runtime.connect> | undefined;
  */
 function holdPort(): void {
   if (port) return;
+  if (!leaveListened) {
+    leaveListened = true;
+    // Said at once rather than when the browser tears the page down: Firefox 140 kept a reloading
+    // page's port open for over 30 s, and its job with it.
+    addEventListener('pagehide', () => port?.disconnect());
+  }
   port = browser.runtime.connect({ name: PAGE_JOBS_PORT });
   port.onDisconnect.addListener(() => {
     port = undefined;
