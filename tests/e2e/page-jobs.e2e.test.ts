@@ -144,7 +144,8 @@ forEachBrowser({ grantHosts: [UNGRANTED_HOST] }, (d) => {
           await popup.waitFor({ css: '.job[data-state="running"]', hasText: name });
           await leave(page);
           const ended = { css: '.job[data-state="cancelled"]', hasText: name };
-          await popup.waitFor(ended);
+          // A generous wait: in the full suite on a loaded machine Firefox 140 once took over 30 s here.
+          await popup.waitFor(ended, { timeout: 90_000 });
           expect(await popup.text({ css: '[role="alert"]', within: ended })).toMatch(/was closed or left/);
           expect((await jobIn(d, name, 'cancelled')).error).toMatch(/was closed or left/);
           await until(async () => (await d.badgeText(popup)) === '' || undefined, 'the badge to clear');
