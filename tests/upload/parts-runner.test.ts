@@ -36,6 +36,15 @@ const upload = sealedPartsUpload;
 
 const PART_PUT = /\/Upload\/Parts\/[A-Za-z0-9]+\/(\d+)\?sub=api$/;
 
+/** Requests as fetch sends them, but the second part's PUT goes to an address rewritten from `from` to `to`. */
+const secondPartAddress =
+  (from: RegExp, to: string): PartsExchange<Uint8Array<ArrayBuffer>> =>
+  (req, options) =>
+    fetchExchange(
+      req.method === 'PUT' && req.url.includes('/1?') ? { ...req, url: req.url.replace(from, to) } : req,
+      options,
+    );
+
 describe('an upload in parts through the runner', () => {
   it('sends every part once, in parts of the server’s size, and the stored bytes open with the secret', async () => {
     const { server: s, target } = await server();
@@ -114,14 +123,8 @@ describe('an upload in parts through the runner', () => {
 
   it('a refused part ends the upload with the server’s sentence kept, and the session is aborted', async () => {
     const { server: s, target } = await server();
-    const refusing: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) =>
-      // The second part goes to an index the session does not have: the server answers 400.
-      fetchExchange(
-        req.method === 'PUT' && req.url.includes('/1?')
-          ? { ...req, url: req.url.replace(/\/1\?/, '/9?') }
-          : req,
-        options,
-      );
+    // The second part goes to an index the session does not have: the server answers 400.
+    const refusing = secondPartAddress(/\/1\?/, '/9?');
     const outcome = upload(target, new Uint8Array(randomBytes(2 * PART + 1)), { exchange: refusing });
     await expect(outcome).rejects.toMatchObject({
       name: 'UploadError',
@@ -135,14 +138,8 @@ describe('an upload in parts through the runner', () => {
 
   it('a part answered 404 (the session is gone) ends the upload as session-gone, the server’s sentence kept', async () => {
     const { server: s, target } = await server();
-    const elsewhere: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) =>
-      // The second part goes to a session id the server does not know: it answers 404.
-      fetchExchange(
-        req.method === 'PUT' && req.url.includes('/1?')
-          ? { ...req, url: req.url.replace(/\/[^/]+\/1\?/, '/Zz0000000000000000000000/1?') }
-          : req,
-        options,
-      );
+    // The second part goes to a session id the server does not know: it answers 404.
+    const elsewhere = secondPartAddress(/\/[^/]+\/1\?/, '/Zz0000000000000000000000/1?');
     const outcome = upload(target, new Uint8Array(randomBytes(2 * PART + 1)), { exchange: elsewhere });
     await expect(outcome).rejects.toMatchObject({
       name: 'UploadError',
