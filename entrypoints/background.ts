@@ -8,6 +8,7 @@ import { openWelcomeOnInstall } from '../platform/first-run';
 import { onMessage } from '../platform/messaging/receive';
 import { handOffClickedPayment } from '../platform/payments/hand-off';
 import { CHECK_PAYMENT_MENU, createPaymentMenu, onPaymentMenuClick } from '../platform/payments/menu';
+import { dropResumesOfTab } from '../platform/storage/resumes';
 import { sweepClosedViewers, sweepScratch } from '../platform/storage/scratch-files';
 import { createMenus, onMenuClick } from '../platform/upload/context-menu';
 import { keepDntRulesInSync } from '../platform/upload/dnt';
@@ -32,6 +33,8 @@ export default defineBackground(() => {
     paymentOpens.closed(tabId);
     sweepClosedViewers().catch(() => {});
     onTabGone(tabId).catch(() => {});
+    // What its upload page kept to resume after a reload goes with the tab (the key among it).
+    dropResumesOfTab(tabId).catch(() => {});
   });
   // An upload page that closes, reloads or goes elsewhere ends the jobs it ran (its port ends).
   onPageJobsPort((tabId) => void onTabGone(tabId).catch(() => {}));

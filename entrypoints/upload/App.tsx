@@ -6,9 +6,13 @@ import { t } from '../../lib/i18n';
 import type { JobState } from '../../lib/jobs/model';
 import { activeProfile, type Settings, uploadOptions } from '../../lib/settings';
 import { limitText } from '../../lib/upload/limit';
+import { findResumed } from '../../lib/upload/resume-record';
 import { watchJobs } from '../../platform/storage/jobs';
+import type { KeptResume } from '../../platform/storage/resumes';
 import { loadSettings, watchSettings } from '../../platform/storage/settings';
 import { runOnPage } from '../../platform/upload/page-jobs';
+import { forgetInterrupted, interruptedHere, resumableOnPage } from '../../platform/upload/page-resumes';
+import { Interrupted } from './Interrupted';
 import { JobView } from './JobView';
 
 // The files picked here run here (platform/upload/page-jobs.ts), and show in the popup and the
@@ -20,13 +24,20 @@ export function App() {
   const [choices, setChoices] = useState<UploadChoices>();
   const [jobs, setJobs] = useState<JobState[]>([]);
   const [copied, setCopied] = useState<Record<string, boolean>>({});
+  /** What a job's card says of resuming: resumed, or why not. */
+  const [notes, setNotes] = useState<Record<string, string>>({});
+  /** Uploads a reload of this tab broke off: offered until the same file resumes one, or Forget. */
+  const [interrupted, setInterrupted] = useState<KeptResume[]>([]);
+  const stillInterrupted = useRef<KeptResume[]>([]);
   /** Kept so a failed upload can be tried again without choosing the file again. */
   const files = useRef(new Map<string, File>());
   const early = useRef<File[]>([]);
 
   useEffect(() => {
-    loadSettings().then((s) => {
+    loadSettings().then(async (s) => {
       const p = activeProfile(s);
+      stillInterrupted.current = await interruptedHere(s.profiles);
+      setInterrupted(stillInterrupted.current);
       setSettings(s);
       setProfileId(p.id);
       setChoices({ ...p.defaults, variant: p.server.variant });
@@ -51,6 +62,19 @@ export function App() {
     setChoices({ ...p.defaults, variant: p.server.variant });
   }
 
+  /** The interrupted upload `record` is no longer offered (resumed, or forgotten). */
+  function take(record: KeptResume) {
+    stillInterrupted.current = stillInterrupted.current.filter((r) => r !== record);
+    setInterrupted(stillInterrupted.current);
+  }
+  const note = (jobId: string, text: string) => setNotes((n) => ({ ...n, [jobId]: text }));
+
+  function forget(record: KeptResume) {
+    take(record);
+    const p = settings?.profiles.find((x) => x.id === record.profileId);
+    if (p) forgetInterrupted(record, p).catch(() => {});
+  }
+
   const show = (state: JobState) =>
     setJobs((js) =>
       js.some((j) => j.id === state.id) ? js.map((j) => (j.id === state.id ? state : j)) : [state, ...js],
@@ -65,15 +89,25 @@ export function App() {
     for (const file of picked) {
       const jobId = crypto.randomUUID();
       files.current.set(jobId, file);
+      // The same file as an upload a reload broke off resumes it, with the profile it was sent with.
+      const { record, notSame } = await findResumed(stillInterrupted.current, file);
+      const resumed = record && settings?.profiles.find((p) => p.id === record.profileId);
+      if (record) take(record);
+      if (resumed) note(jobId, t('resuming'));
+      else if (notSame) note(jobId, t('resumeNotSame'));
+      const sendWith = resumed ?? profile;
       await runOnPage(
         {
           jobId,
           source: { kind: 'held', file },
-          profile,
-          variant: choices.variant,
-          options: uploadOptions(choices),
+          profile: sendWith,
+          variant: resumed ? record!.variant : choices.variant,
+          options: resumed
+            ? { ...uploadOptions(choices), mode: 'client', format: record!.cipher.format }
+            : uploadOptions(choices),
         },
         show,
+        resumableOnPage(file, sendWith.id, resumed && record, () => note(jobId, t('resumeGone'))),
       );
     }
   }
@@ -124,6 +158,7 @@ export function App() {
           expiryUnits={profile.expiryUnits}
         />
       </section>
+      <Interrupted uploads={interrupted} onForget={forget} />
       <section class="card" aria-labelledby="pick">
         <h2 id="pick">{t('file')}</h2>
         <DropZone label={t('filesToUpload')} onFiles={(picked) => start(picked)}>
@@ -136,7 +171,12 @@ export function App() {
           {t('uploads')}
         </h2>
         {jobs.map((job) => (
-          <JobView key={job.id} job={{ ...job, copied: copied[job.id] }} onRetry={() => retry(job)} />
+          <JobView
+            key={job.id}
+            job={{ ...job, copied: copied[job.id] }}
+            note={notes[job.id]}
+            onRetry={() => retry(job)}
+          />
         ))}
       </section>
     </main>

@@ -20,7 +20,7 @@ function focusIsOurs(card: HTMLElement): boolean {
   return !active || active === document.body || card.contains(active);
 }
 
-export function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }) {
+export function JobView({ job, note, onRetry }: { job: JobState; note?: string; onRetry: () => void }) {
   const card = useRef<HTMLElement>(null);
   const copyLink = useRef<HTMLButtonElement>(null);
   const linkBlock = useRef<HTMLDivElement>(null);
@@ -43,6 +43,7 @@ export function JobView({ job, onRetry }: { job: JobState; onRetry: () => void }
       <h3 id={titleId} style={{ margin: '0 0 6px', fontSize: '1rem' }}>
         <FileName name={job.name} /> <span class="muted small">({formatBytes(job.total)})</span>
       </h3>
+      {note && <p class="small resume-note">{note}</p>}
       {job.state === 'running' && (
         <div>
           <JobProgress job={job} />

@@ -232,9 +232,11 @@ export async function resumeFromPage(
   u: PageUploadArgs,
   record: Pick<ResumeRecord, 'session' | 'cipher'>,
 ): Promise<PageUploaded | Declined> {
-  const job = pageJob(u, record.cipher);
-  const sent = await resumeInParts(streamedParts(job, record.cipher, u), record.session);
-  return sent instanceof Declined ? sent : uploaded(job, record.cipher, sent.result);
+  const { cipher } = record;
+  if (cipher.format !== 'ece') throw new TypeError('The page seals in the authenticated format.');
+  const job = pageJob(u, cipher);
+  const sent = await resumeInParts(streamedParts(job, cipher, u), record.session);
+  return sent instanceof Declined ? sent : uploaded(job, cipher, sent.result);
 }
 
 /**
@@ -245,6 +247,7 @@ export function forgetFromPage(
   u: Omit<PageUploadArgs, 'file' | 'name' | 'type'>,
   record: Pick<ResumeRecord, 'session' | 'cipher' | 'file'>,
 ): Promise<void> {
+  if (record.cipher.format !== 'ece') throw new TypeError('The page seals in the authenticated format.');
   const job = pageJob({ ...u, file: new Blob(), name: record.file.name, type: '' }, record.cipher);
   return abortInParts({ ...job.request, exchange: u.exchange }, record.session);
 }

@@ -32,6 +32,7 @@ import {
   streamCap,
 } from './capabilities';
 import type { SendUploadArgs } from './client';
+import type { PartsSession } from './parts';
 import type { Mode, UploadResult } from './types';
 
 export type WayName = 'parts' | 'stream' | 'disk';
@@ -201,6 +202,13 @@ export interface WayJob {
   onProgress: (p: PhaseProgress) => void;
   /** Detach each ciphertext once written, so its memory goes back at once (the browser adapter says). */
   freeSpent: boolean;
+  /** The parts way only: a session an earlier life of the page started for this file and cipher, resumed. */
+  resume?: PartsSession;
+  /**
+   * The parts way only: the session is started (or resumed), before any part is sent: what a resume
+   * after a reload needs can be kept now (parts-runner.ts).
+   */
+  onSession?(session: PartsSession): void | Promise<void>;
 }
 
 export interface Sent {

@@ -15,8 +15,10 @@
  * is not a record this module wrote, whole, is no record.
  */
 import { base64urlnopad } from '@scure/base';
-import { ECE_SALT_BYTES, ECE_SECRET_BYTES, eceCiphertextSize } from '../crypto/ece';
-import type { EceFileCipher } from '../crypto/file-cipher';
+import { ECE_SALT_BYTES, ECE_SECRET_BYTES } from '../crypto/ece';
+import { type FileCipher, sealedSize } from '../crypto/file-cipher';
+import { deriveIv } from '../crypto/iv';
+import { KEY_LENGTH } from '../crypto/text';
 import { MAX_PART_BYTES, MIN_PART_BYTES, type PartsSession, SESSION_ID } from './parts';
 import type { Variant } from './types';
 
@@ -32,7 +34,7 @@ export interface ResumeRecord {
   session: PartsSession;
   /** The variant it was started with: a resume sends with the same one. */
   variant: Variant;
-  cipher: EceFileCipher;
+  cipher: FileCipher;
   file: FileFacts & {
     /** SHA-256 of the plaintext [0, min(size, session.partBytes)), in lowercase hex. */
     firstPart: string;
@@ -57,7 +59,10 @@ export async function firstPartDigest(
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The stored form: flat, the cipher's bytes in base64url. */
+/**
+ * The stored form: flat. The authenticated format's secret and salt in base64url; Teknik's key as it
+ * is (its IV is derived from it again).
+ */
 interface Stored {
   v: 1;
   id: string;
@@ -65,8 +70,10 @@ interface Stored {
   parts: number;
   total: number;
   variant: Variant;
-  secret: string;
-  salt: string;
+  format?: 'teknik';
+  key?: string;
+  secret?: string;
+  salt?: string;
   name: string;
   size: number;
   lastModified: number;
@@ -82,8 +89,9 @@ export function recordText(record: ResumeRecord): string {
     parts: session.parts,
     total: session.total,
     variant,
-    secret: base64urlnopad.encode(cipher.secret),
-    salt: base64urlnopad.encode(cipher.salt),
+    ...(cipher.format === 'ece'
+      ? { secret: base64urlnopad.encode(cipher.secret), salt: base64urlnopad.encode(cipher.salt) }
+      : { format: cipher.format, key: cipher.key }),
     name: file.name,
     size: file.size,
     lastModified: file.lastModified,
@@ -105,6 +113,19 @@ function bytesOf(text: unknown, bytes: number): Uint8Array | undefined {
   }
 }
 
+/** The stored cipher: exactly the fields of one format, each of its form. */
+function cipherOf(s: Partial<Record<keyof Stored, unknown>>): FileCipher | undefined {
+  if (s.format === undefined) {
+    const secret = bytesOf(s.secret, ECE_SECRET_BYTES);
+    const salt = bytesOf(s.salt, ECE_SALT_BYTES);
+    return secret && salt && s.key === undefined ? { format: 'ece', secret, salt } : undefined;
+  }
+  if (s.format !== 'teknik' || s.secret !== undefined || s.salt !== undefined) return undefined;
+  const key = s.key;
+  if (typeof key !== 'string' || !new RegExp(`^[A-Za-z0-9]{${KEY_LENGTH}}$`).test(key)) return undefined;
+  return { format: 'teknik', key, iv: deriveIv(key) };
+}
+
 /** A record from stored text; undefined for anything else (garbled, another shape, inconsistent). */
 export function readRecord(text: unknown): ResumeRecord | undefined {
   if (typeof text !== 'string') return undefined;
@@ -116,8 +137,7 @@ export function readRecord(text: unknown): ResumeRecord | undefined {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const s = json as Partial<Record<keyof Stored, unknown>>;
-  const secret = bytesOf(s.secret, ECE_SECRET_BYTES);
-  const salt = bytesOf(s.salt, ECE_SALT_BYTES);
+  const cipher = cipherOf(s);
   if (
     s.v !== 1 ||
     typeof s.id !== 'string' ||
@@ -126,11 +146,10 @@ export function readRecord(text: unknown): ResumeRecord | undefined {
     s.partBytes > MAX_PART_BYTES ||
     !count(s.size) ||
     !count(s.total, 1) ||
-    s.total !== eceCiphertextSize(s.size) ||
+    !cipher ||
+    s.total !== sealedSize(cipher, s.size) ||
     s.parts !== Math.ceil(s.total / s.partBytes) ||
     (s.variant !== 'legacy' && s.variant !== 'current') ||
-    !secret ||
-    !salt ||
     typeof s.name !== 'string' ||
     s.name === '' ||
     typeof s.lastModified !== 'number' ||
@@ -142,7 +161,7 @@ export function readRecord(text: unknown): ResumeRecord | undefined {
   return {
     session: { id: s.id, partBytes: s.partBytes, parts: s.parts, total: s.total },
     variant: s.variant,
-    cipher: { format: 'ece', secret, salt },
+    cipher,
     file: { name: s.name, size: s.size, lastModified: s.lastModified, firstPart: s.firstPart },
   };
 }
@@ -156,4 +175,26 @@ export function sameFacts(record: ResumeRecord, file: FileFacts): boolean {
 /** Whether `file`, whose first part's digest is `firstPart` (firstPartDigest), is the record's file. */
 export function matches(record: ResumeRecord, file: FileFacts, firstPart: string): boolean {
   return sameFacts(record, file) && record.file.firstPart === firstPart;
+}
+
+/** How a chosen file stands to interrupted uploads: the one it resumes, or whether one of its name was another file. */
+export interface ResumeMatch<R extends ResumeRecord = ResumeRecord> {
+  record?: R;
+  notSame?: boolean;
+}
+
+/**
+ * The interrupted upload `file` resumes, among `records`. Its first part is read (and hashed) only
+ * for a record with its name, size and time.
+ */
+export async function findResumed<R extends ResumeRecord>(
+  records: readonly R[],
+  file: Blob & FileFacts,
+  subtle?: SubtleCrypto,
+): Promise<ResumeMatch<R>> {
+  const named = records.filter((r) => r.file.name === file.name);
+  for (const record of named.filter((r) => sameFacts(r, file)))
+    if (matches(record, file, await firstPartDigest(file, record.session.partBytes, subtle)))
+      return { record };
+  return { notSame: named.length > 0 };
 }

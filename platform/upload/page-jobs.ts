@@ -9,6 +9,7 @@ import { onMessage } from '../messaging/receive';
 import { sendMessage } from '../messaging/send';
 import { PAGE_JOBS_PORT } from './page-jobs-port';
 import { createRunner, type RunRequest } from './runner';
+import type { Resumable } from './upload-file';
 
 const runner = createRunner(vapi);
 let running = 0;
@@ -36,8 +37,15 @@ function holdPort(): void {
   });
 }
 
-/** Runs a job here; `show` gets each state as it is reported. */
-export async function runOnPage(req: RunRequest, show: (state: JobState) => void): Promise<JobState> {
+/**
+ * Runs a job here; `show` gets each state as it is reported. An upload in parts keeps what it needs to
+ * resume after a reload (`resumable`).
+ */
+export async function runOnPage(
+  req: RunRequest,
+  show: (state: JobState) => void,
+  resumable?: Resumable,
+): Promise<JobState> {
   holdPort();
   if (!listening) {
     listening = true;
@@ -48,10 +56,14 @@ export async function runOnPage(req: RunRequest, show: (state: JobState) => void
   }
   running++;
   try {
-    return await runner.run(req, (state) => {
-      show(state);
-      sendMessage('jobUpdate', state).catch(() => {});
-    });
+    return await runner.run(
+      req,
+      (state) => {
+        show(state);
+        sendMessage('jobUpdate', state).catch(() => {});
+      },
+      resumable,
+    );
   } finally {
     running--;
   }

@@ -19,13 +19,16 @@ import { landedElsewhere } from '../../lib/upload/landed';
 import { copyIntoScratch } from '../storage/scratch-copy';
 import { createScratch } from '../storage/scratch-files';
 import { dropStagedFile, scratchUpload, takeStagedFile } from './staging';
-import { runUpload, type UploadInput } from './upload-file';
+import { type Resumable, runUpload, type UploadInput } from './upload-file';
 
 export type RunRequest = JobRequest<UploadSource | HeldSource>;
 
 export interface Runner {
-  /** Runs the job to its end; resolves with its last state (also reported). */
-  run(req: RunRequest, report: (state: JobState) => void): Promise<JobState>;
+  /**
+   * Runs the job to its end; resolves with its last state (also reported). An upload page's job may
+   * be `resumable` after a reload of the page.
+   */
+  run(req: RunRequest, report: (state: JobState) => void, resumable?: Resumable): Promise<JobState>;
   /** Stops a job; one that has not started yet stops as it starts (a Cancel during the hand-over). */
   abort(jobId: string): void;
   has(jobId: string): boolean;
@@ -88,7 +91,11 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
   const running = new Map<string, AbortController>();
   const abortedEarly: string[] = [];
 
-  async function run(req: RunRequest, report: (state: JobState) => void): Promise<JobState> {
+  async function run(
+    req: RunRequest,
+    report: (state: JobState) => void,
+    resumable?: Resumable,
+  ): Promise<JobState> {
     const abort = new AbortController();
     running.set(req.jobId, abort);
     const early = abortedEarly.indexOf(req.jobId);
@@ -128,6 +135,7 @@ export function createRunner({ requestStreams, freeSpentBuffers }: RunnerOptions
           timeoutMs: silenceMs(req.profile),
           requestStreams,
           freeSpentBuffers,
+          resumable,
           // One bar over the phases, in bytes of the file's own size (the request's are a bit more).
           // While it waits for the network, no time left is told: the pace so far says nothing of it.
           onProgress: (p) => {

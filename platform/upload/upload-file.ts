@@ -19,8 +19,10 @@ import {
   type UploadOptions,
   type UploadTarget,
 } from '../../lib/upload';
+import type { PartsSession } from '../../lib/upload/parts';
 import {
   browserFigures,
+  Declined,
   learnedFrom,
   learnedFromSent,
   planUpload,
@@ -28,6 +30,7 @@ import {
   tryInOrder,
   type WayJob,
 } from '../../lib/upload/plan';
+import type { ResumeRecord } from '../../lib/upload/resume-record';
 import { remember } from '../storage/capabilities';
 import { addUpload, HistoryWriteError } from '../storage/history';
 import { sweepScratch } from '../storage/scratch-files';
@@ -63,6 +66,20 @@ export interface RunOptions {
   requestStreams: boolean;
   /** Whether spent buffers are detached to free them at once: the browser adapter says (Firefox). */
   freeSpentBuffers: boolean;
+  /** An upload page's file: an upload in parts can resume after a reload (../storage/resumes.ts). */
+  resumable?: Resumable;
+}
+
+/** What resuming an upload in parts after a reload of its page takes, from that page. */
+export interface Resumable {
+  /** The interrupted upload this file resumes: the caller found it the same file (resume-record.ts). */
+  from?: ResumeRecord;
+  /** Keeps what a resume needs, once a session is started and before any part is sent. */
+  keep(fields: Omit<ResumeRecord, 'file'>): Promise<void>;
+  /** The upload has ended, whichever way: its record goes. */
+  forget(sessionId: string): Promise<void>;
+  /** The server no longer held the session of `from`: the file goes as a new upload, which counts again. */
+  onGone(): void;
 }
 
 /** How long the server may stay silent when the profile does not say. */
@@ -82,8 +99,46 @@ export async function runUpload(
     swept = true;
     sweepScratch(['upload']).catch(() => {});
   }
+  const { resumable } = run;
+  const resumed = options.mode === 'client' ? resumable?.from : undefined;
+  let cipher =
+    resumed?.cipher ?? (options.mode === 'client' ? newFileCipher(options.format ?? 'teknik') : undefined);
+  // The session whose record is kept while it is sent (forgotten once it has ended, whichever way).
+  let kept = resumed?.session.id;
+  const keep = async (session: PartsSession) => {
+    kept = session.id;
+    await resumable?.keep({ session, variant: target.variant, cipher: cipher! });
+  };
+  try {
+    if (resumed) {
+      const sent = await partsWay.send({
+        ...wayJob(input, target, options, cipher, run),
+        resume: resumed.session,
+        onSession: keep,
+      });
+      if (!(sent instanceof Declined))
+        return await keepInHistory(sent, input, target, options, cipher, run.signal);
+      // The server no longer holds it (it expired): a new upload, with a cipher of its own.
+      await resumable?.forget(resumed.session.id);
+      kept = undefined;
+      resumable?.onGone();
+      cipher = newFileCipher(cipher!.format);
+    }
+    return await sendNew(input, target, options, cipher, { ...run, onSession: resumable && keep });
+  } finally {
+    if (kept) await resumable?.forget(kept).catch(() => {});
+  }
+}
+
+/** Sends the file as the plan says, and keeps it in history. */
+async function sendNew(
+  input: UploadInput,
+  target: UploadTarget,
+  options: UploadOptions,
+  cipher: FileCipher | undefined,
+  run: RunOptions & Pick<WayJob, 'onSession'>,
+): Promise<UploadOutcome> {
   const { file } = input;
-  const cipher = options.mode === 'client' ? newFileCipher(options.format ?? 'teknik') : undefined;
   const origin = uploadOrigin(target);
   const caps = await knownCapabilities(target, { mode: options.mode, size: file.size, signal: run.signal });
   const plan = planUpload({
@@ -96,7 +151,7 @@ export async function runUpload(
     figures: browserFigures(caps),
   });
   const keep = async (lesson: Learned | undefined) => origin && lesson && (await remember(origin, lesson));
-  const job = wayJob(input, target, options, cipher, run);
+  const job = { ...wayJob(input, target, options, cipher, run), onSession: run.onSession };
   const { sent, planned } = await tryInOrder(plan, WAYS, job, (declined) => keep(learnedFrom(declined)));
   const sealed = cipher && { format: cipher.format, bytes: sealedSize(cipher, file.size) };
   await keep(learnedFromSent(planned, sent, sealed));

@@ -20,37 +20,48 @@ import { type FileCipher, sealedSize } from '../../lib/crypto/file-cipher';
 import { deferredByIndex } from '../../lib/deferred';
 import { t } from '../../lib/i18n';
 import { abortedError } from '../../lib/upload/errors';
+import { brokenOffByLeaving } from '../../lib/upload/page-leaving';
 import { type PartsSession, partSize } from '../../lib/upload/parts';
 import {
   type PartsExchange,
   type PartsSource,
+  type PartsUpload,
+  resumeInParts,
   uploadInParts,
   uploadingReports,
 } from '../../lib/upload/parts-runner';
 import { Declined, type Sent, type UploadWay, type WayJob } from '../../lib/upload/plan';
 import { xhrExchange } from '../../lib/upload/transport';
 import { pathBackedScratchFile } from '../storage/path-backed-file';
+import { pageLeaving } from '../storage/resumes';
 import { createScratch, type Scratch } from '../storage/scratch-files';
 import { sealIntoFiles } from './encrypt-worker-session';
 
 /** Part files handed out and not yet on the server: two being sent and one ready, or being written. */
 const MAX_ON_DISK = 3;
 
-/** The requests, with XHR: this document makes them (a path-backed File needs that), with progress. */
-const exchange: PartsExchange<Blob> = (req, options) => xhrExchange(XMLHttpRequest, req, options);
+/**
+ * The requests, with XHR: this document makes them (a path-backed File needs that), with progress. An
+ * upload page being left (a reload) breaks them off as a lost connection does: no Abort, so that the
+ * page can resume the upload after the reload (../storage/resumes.ts).
+ */
+const exchange: PartsExchange<Blob> = brokenOffByLeaving(
+  (req, options) => xhrExchange(XMLHttpRequest, req, options),
+  pageLeaving,
+);
 
 /**
- * Uploads the job's file encrypted in parts (lib/upload/parts-runner.ts runs the protocol). Resolves
- * with the result, or Declined when nothing was uploaded and the plan's next way should send it: the
- * server has no parts after all, has too many sessions open from here, or no worker with a sync
- * access handle could start here.
+ * Uploads the job's file encrypted in parts (lib/upload/parts-runner.ts runs the protocol), or resumes
+ * the job's session. Resolves with the result, or Declined when nothing was uploaded and the plan's
+ * next way should send it: the server has no parts after all, has too many sessions open from here,
+ * no worker with a sync access handle could start here, or (a resume) it no longer holds the session.
  */
 async function sendInParts(job: WayJob): Promise<Sent | Declined> {
   const { cipher, request } = job;
   if (!cipher) throw new TypeError('The parts way sends encrypted files only.');
   const { target, options, file, iv, signal, timeoutMs } = request;
   const total = sealedSize(cipher, job.file.size);
-  const sent = await uploadInParts({
+  const upload: PartsUpload<Blob> = {
     target,
     options,
     file,
@@ -60,8 +71,10 @@ async function sendInParts(job: WayJob): Promise<Sent | Declined> {
     timeoutMs,
     exchange,
     open: (session, stop) => partFiles(job, cipher, session, stop, signal),
+    onSession: job.onSession,
     ...uploadingReports(job.onProgress),
-  });
+  };
+  const sent = job.resume ? await resumeInParts(upload, job.resume) : await uploadInParts(upload);
   return sent instanceof Declined ? sent : { result: sent.result };
 }
 

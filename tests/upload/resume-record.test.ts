@@ -1,10 +1,13 @@
-// What the server's page keeps of an upload in parts to resume it after a reload
-// (lib/upload/resume-record.ts): written and read back whole; stored text that is not such a record,
-// whole, is no record (never a crash); the same file is the same name, size, time and first part.
+// What an upload page keeps of an upload in parts to resume it after a reload
+// (lib/upload/resume-record.ts): written and read back whole, in either format; stored text that is
+// not such a record, whole, is no record (never a crash); the same file is the same name, size, time
+// and first part, and a chosen file finds the record it resumes.
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eceCiphertextSize } from '../../lib/crypto/ece';
+import { newFileCipher } from '../../lib/crypto/file-cipher';
 import {
+  findResumed,
   firstPartDigest,
   firstPartSpan,
   matches,
@@ -24,10 +27,22 @@ const record: ResumeRecord = {
   file: { name: 'Urlaub.mov', size, lastModified: 1_700_000_000_000, firstPart: 'ab'.repeat(32) },
 };
 const stored = JSON.parse(recordText(record)) as Record<string, unknown>;
+/** The same upload in Teknik's format: its ciphertext is as long as the file. */
+const teknik: ResumeRecord = {
+  ...record,
+  session: { ...record.session, parts: Math.ceil(size / (5 * MIB)), total: size },
+  cipher: newFileCipher('teknik'),
+};
+const storedTeknik = JSON.parse(recordText(teknik)) as Record<string, unknown>;
 
 describe('a resume record', () => {
   it('is read back as it was written', () => {
     expect(readRecord(recordText(record))).toEqual(record);
+  });
+
+  it('is read back as it was written in Teknik’s format, its IV derived from the key again', () => {
+    expect(storedTeknik).not.toHaveProperty('iv');
+    expect(readRecord(recordText(teknik))).toEqual(teknik);
   });
 
   const garbled: Array<[string, unknown]> = [
@@ -51,6 +66,13 @@ describe('a resume record', () => {
     ['an empty name', JSON.stringify({ ...stored, name: '' })],
     ['a time as text', JSON.stringify({ ...stored, lastModified: 'yesterday' })],
     ['a digest not in hex', JSON.stringify({ ...stored, firstPart: 'zz'.repeat(32) })],
+    ['an unknown format', JSON.stringify({ ...storedTeknik, format: 'other' })],
+    ['a Teknik key too short', JSON.stringify({ ...storedTeknik, key: 'abc' })],
+    ['a Teknik key with other characters', JSON.stringify({ ...storedTeknik, key: `${'a'.repeat(31)}/` })],
+    ['no Teknik key', JSON.stringify({ ...storedTeknik, key: undefined })],
+    ['a Teknik key beside a secret', JSON.stringify({ ...storedTeknik, secret: stored.secret })],
+    ['a secret beside a Teknik key', JSON.stringify({ ...stored, key: storedTeknik.key })],
+    ['Teknik’s format with the sealed size', JSON.stringify({ ...storedTeknik, total, parts: stored.parts })],
   ];
   for (const [what, text] of garbled)
     it(`is no record for ${what}`, () => {
@@ -73,6 +95,35 @@ describe('a resume record', () => {
   it('tells the same facts before the file is read', () => {
     expect(sameFacts(record, facts)).toBe(true);
     expect(sameFacts(record, { ...facts, size: 1 })).toBe(false);
+  });
+});
+
+describe('finding the upload a chosen file resumes', () => {
+  const bytes = new Uint8Array(randomBytes(6 * 1024));
+  const sha = createHash('sha256').update(bytes.subarray(0, 4096)).digest('hex');
+  const chosen = (data: Uint8Array, name = 'a.bin', lastModified = 1000) =>
+    new File([new Uint8Array(data)], name, { lastModified });
+  const kept = (name: string, firstPart: string, lastModified = 1000): ResumeRecord => ({
+    ...record,
+    session: { ...record.session, partBytes: 4096 },
+    file: { name, size: bytes.length, lastModified, firstPart },
+  });
+
+  it('is the record of the same name, size, time and first part', async () => {
+    const same = kept('a.bin', sha);
+    expect(await findResumed([kept('b.bin', sha), same], chosen(bytes))).toEqual({ record: same });
+  });
+
+  it('is none, and says so, when a record of that name is another file', async () => {
+    const other = Uint8Array.from(bytes);
+    other[4095]! ^= 1;
+    expect(await findResumed([kept('a.bin', sha)], chosen(other))).toEqual({ notSame: true });
+    expect(await findResumed([kept('a.bin', sha, 999)], chosen(bytes))).toEqual({ notSame: true });
+  });
+
+  it('is none, with nothing to say, when no record has its name', async () => {
+    expect(await findResumed([kept('b.bin', sha)], chosen(bytes))).toEqual({ notSame: false });
+    expect(await findResumed([], chosen(bytes))).toEqual({ notSame: false });
   });
 });
 

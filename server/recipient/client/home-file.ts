@@ -69,9 +69,9 @@ export async function sendFile(
   const card = el('li', { className: 'upload' }, el('p', { className: 'name' }, saveName(file.name)), notes);
   card.dataset.state = 'sending';
   list.append(card);
-  const said = (key: 'homeResuming' | 'homeResumeNotSame' | 'homeResumeGone') =>
+  const said = (key: 'resuming' | 'resumeNotSame' | 'resumeGone') =>
     notes.append(el('p', { className: 'note' }, t(key)));
-  if (resume.notSame) said('homeResumeNotSame');
+  if (resume.notSame) said('resumeNotSame');
   if (tooLarge) {
     card.dataset.state = 'failed';
     card.append(el('div', { className: 'problem', role: 'alert' }, el('p', {}, tooLarge)));
@@ -89,7 +89,7 @@ export async function sendFile(
   let session = resume.record?.session.id;
   if (resume.record) {
     card.dataset.resuming = '';
-    said('homeResuming');
+    said('resuming');
   }
   const page: PageUploadArgs = {
     ...args,
@@ -120,7 +120,7 @@ export async function sendFile(
       // The server no longer holds it (it expired): a new upload, which counts again.
       forgetRecord(resume.record!.session.id);
       delete card.dataset.resuming;
-      said('homeResumeGone');
+      said('resumeGone');
       up = undefined;
     }
     up ??= await uploadFromPage(page);

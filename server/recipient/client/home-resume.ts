@@ -3,14 +3,14 @@
 // the upload ends whichever way (a reload or a closed tab does not end it). After a reload each one is
 // offered, with Forget; a file chosen again that is the same file resumes it.
 import { t } from '../../../lib/i18n';
+import { watchLeaving } from '../../../lib/upload/page-leaving';
 import {
-  type FileFacts,
+  findResumed,
   firstPartDigest,
-  matches,
+  type ResumeMatch,
   type ResumeRecord,
   readRecord,
   recordText,
-  sameFacts,
 } from '../../../lib/upload/resume-record';
 import type { Variant } from '../../../lib/upload/types';
 import { saveName } from './names';
@@ -22,14 +22,7 @@ const PREFIX = 'hushdrop.resume.';
  * Whether the page is being left (a reload, a closed tab): its requests then break off, and that must
  * not end the upload (no Abort, its record kept), so that it can resume after the reload.
  */
-let leaving = false;
-addEventListener('pagehide', () => {
-  leaving = true;
-});
-addEventListener('pageshow', () => {
-  leaving = false;
-});
-export const pageLeaving = () => leaving;
+export const pageLeaving = watchLeaving(globalThis);
 
 /** The session storage, or none where the browser keeps it from the page (then nothing resumes). */
 function store(): Storage | undefined {
@@ -56,7 +49,7 @@ export async function keepRecord(file: File, fields: Omit<ResumeRecord, 'file'>)
 
 /** Forgets the record of an upload that ended (not one that a reload broke off). */
 export function forgetRecord(sessionId: string): void {
-  if (!leaving) store()?.removeItem(PREFIX + sessionId);
+  if (!pageLeaving()) store()?.removeItem(PREFIX + sessionId);
 }
 
 /** The records kept in this tab; stored text that is no record is removed. */
@@ -66,17 +59,14 @@ function keptRecords(): ResumeRecord[] {
   const records: ResumeRecord[] = [];
   for (const key of Object.keys(kept).filter((k) => k.startsWith(PREFIX))) {
     const record = readRecord(kept.getItem(key));
-    if (record && key === PREFIX + record.session.id) records.push(record);
+    // This page seals in the authenticated format only.
+    if (record?.cipher.format === 'ece' && key === PREFIX + record.session.id) records.push(record);
     else kept.removeItem(key);
   }
   return records;
 }
 
-/** How a chosen file stands to the interrupted uploads: the one it resumes, or whether one of its name was another file. */
-export interface ResumeMatch {
-  record?: ResumeRecord;
-  notSame?: boolean;
-}
+export type { ResumeMatch };
 
 /**
  * The uploads interrupted in an earlier life of this tab, sent with `variant`: shown as notices in
@@ -97,10 +87,10 @@ export function interruptedUploads(
     const name = saveName(record.file.name);
     const forget = el(
       'button',
-      { type: 'button', className: 'forget', 'aria-label': t('homeForgetNamed', name) },
-      t('homeForget'),
+      { type: 'button', className: 'forget', 'aria-label': t('resumeForgetNamed', name) },
+      t('resumeForget'),
     );
-    const notice = el('li', { className: 'interrupted' }, el('p', {}, t('homeInterrupted', name)), forget);
+    const notice = el('li', { className: 'interrupted' }, el('p', {}, t('resumeInterrupted', name)), forget);
     forget.addEventListener('click', () => {
       take(record);
       forgetRecord(record.session.id);
@@ -115,16 +105,14 @@ export function interruptedUploads(
      * its name, size and time. A file that resumes one takes it: it is no longer offered.
      */
     async match(file: File): Promise<ResumeMatch> {
-      const facts: FileFacts = file;
-      const named = [...open.values()].map((o) => o.record).filter((r) => r.file.name === file.name);
-      for (const record of named.filter((r) => sameFacts(r, facts))) {
-        if (!open.has(record.session.id)) continue;
-        if (matches(record, facts, await firstPartDigest(file, record.session.partBytes))) {
-          take(record);
-          return { record };
-        }
-      }
-      return { notSame: named.length > 0 };
+      const found = await findResumed(
+        [...open.values()].map((o) => o.record),
+        file,
+      );
+      // Still offered once its first part was read (a Forget meanwhile takes it).
+      if (found.record && !open.has(found.record.session.id)) return {};
+      if (found.record) take(found.record);
+      return found;
     },
   };
 }

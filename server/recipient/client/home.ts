@@ -8,7 +8,7 @@
 import { sealedSize } from '../../../lib/crypto/file-cipher';
 import { formatBytes, t } from '../../../lib/i18n';
 import { deleteAfterChoices } from '../../../lib/settings/delete-after';
-import { UploadError } from '../../../lib/upload/errors';
+import { brokenOffByLeaving } from '../../../lib/upload/page-leaving';
 import { forgetFromPage, type PageTarget, pageTarget } from '../../../lib/upload/page-upload';
 import type { PartsExchange } from '../../../lib/upload/parts-runner';
 import { readServerInfo } from '../../../lib/upload/server-info';
@@ -34,21 +34,8 @@ const sent: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) => {
   return withPartFile(body, (file) => xhrExchange(XMLHttpRequest, { ...req, body: file }, options));
 };
 
-/**
- * A reload must not end an upload (no Abort: it resumes after the reload). A page being left sends
- * nothing more; a request the browser stopped itself, not the upload's Cancel (Firefox stops them as
- * soon as a reload begins, before the page is hidden), broke off as a lost connection does.
- */
-const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, options) => {
-  const lost = (cause?: unknown) => new UploadError('network', t('uploadNetwork'), { cause });
-  if (pageLeaving()) throw lost();
-  try {
-    return await sent(req, options);
-  } catch (err) {
-    if (err instanceof UploadError && err.kind === 'aborted' && !options.signal?.aborted) throw lost(err);
-    throw err;
-  }
-};
+/** A reload must not end an upload (lib/upload/page-leaving.ts): it resumes after the reload. */
+const exchange = brokenOffByLeaving(sent, pageLeaving);
 const transport = xhrTransport(XMLHttpRequest);
 /** The longest wait with no progress at all on one request. */
 const TIMEOUT_MS = 120_000;
