@@ -9,10 +9,10 @@ const here = (path: string) => new URL(path, import.meta.url).pathname;
 
 /**
  * Only the messages the pages can show go into their scripts (both languages), not the extension's:
- * the recipient page's, and the home page's with the upload errors and the "Delete after" choices.
+ * the recipient page's, and the home page's with the upload errors, resuming and the "Delete after" choices.
  */
-const PAGE_MESSAGES =
-  /^(recipient[A-Z]|home[A-Z]|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey|SecretShape|FormatUnknown)$|integrity[A-Z]|bytes_|upload[A-Z]|parts[A-Z]|deleteAfter|deleteNever$)/;
+export const PAGE_MESSAGES =
+  /^(recipient[A-Z]|home[A-Z]|resume[A-Z]|resuming$|link(NotWeb|EmptyKey|KeyCharacters|KeyLength|NoKey|SecretShape|FormatUnknown)$|integrity[A-Z]|bytes_|upload[A-Z]|parts[A-Z]|deleteAfter|deleteNever$)/;
 
 /** Cuts the extension's message files down to the page's messages as they are bundled (the page's script, the server). */
 export const pageMessagesPlugin: Plugin = {
@@ -30,7 +30,8 @@ export const pageMessagesPlugin: Plugin = {
   },
 };
 
-export async function buildRecipientFiles(): Promise<RecipientBuild> {
+/** `minify: false` keeps names readable (a test reads which messages the scripts ask for). */
+export async function buildRecipientFiles({ minify = true } = {}): Promise<RecipientBuild> {
   const result = await build({
     entryPoints: {
       recipient: here('./client/page.ts'),
@@ -42,7 +43,7 @@ export async function buildRecipientFiles(): Promise<RecipientBuild> {
     outdir: here('./out'),
     format: 'iife',
     target: ['es2022'],
-    minify: true,
+    minify,
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',

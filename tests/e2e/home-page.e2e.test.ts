@@ -8,9 +8,7 @@
 // new upload, and Forget aborts the interrupted one. Files dropped and pasted go as chosen ones do. A
 // server that requires an account gets one, kept for the tab only.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openLink } from '../../devkit/links';
 import { until } from '../../devkit/wait';
@@ -19,6 +17,7 @@ import { forEachBrowser, launchDriver } from './driver/each-browser';
 import { seriousViolations } from './support/axe';
 import { ECE_LINK } from './support/ece';
 import { type PartsFront, partPutsAtServer, startPartsFront } from './support/parts-front';
+import { fileOnDisk, reloadedMidUpload } from './support/resume';
 import { serverForFile } from './support/servers';
 
 const MIB = 1024 * 1024;
@@ -48,58 +47,6 @@ const privateFiles = (page: DriverPage) =>
     for await (const [name] of dir as unknown as AsyncIterable<[string, unknown]>) names.push(name);
     return names;
   });
-
-/**
- * A file on disk, chosen by its path: chosen again, it is the same file (its time included). Its time
- * is a whole second given here, so that another file can have the same.
- */
-function fileOnDisk(name: string, bytes: Buffer, mtimeSeconds = 1_700_000_000): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'hushdrop-home-')), 'chosen');
-  mkdirSync(dir);
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  utimesSync(path, mtimeSeconds, mtimeSeconds);
-  return path;
-}
-
-/** The parts of the front's requests since `mark` that the server took (answered 204). */
-const partsTaken = (mark: number) =>
-  front.seen
-    .slice(mark)
-    .filter((s) => s.method === 'PUT' && s.status === 204)
-    .map((s) => Number(/\/Parts\/[A-Za-z0-9]+\/(\d+)(?:\?|$)/i.exec(s.path)?.[1]))
-    .sort();
-
-/**
- * Chooses `path` on the page at the front, holds part `held` of its upload there, waits until the server
- * has taken the parts in `taken`, then reloads the page: the upload is broken off mid-way, as a reload
- * breaks it, and the page offers it.
- */
-async function reloadedMidUpload(page: DriverPage, path: string, held: number, taken: number[]) {
-  const mark = front.seen.length;
-  front.holdPart = held;
-  try {
-    await page.setInputFiles('#files', path);
-    await until(
-      async () => (front.held && partsTaken(mark).join() === taken.join() ? true : undefined),
-      `part ${held} held at the front and parts ${taken.join(', ')} taken`,
-      120_000,
-    );
-    await page.reload();
-  } finally {
-    front.holdPart = undefined;
-    front.held = undefined;
-    front.releaseHeld();
-  }
-  const name = path.split('/').pop();
-  await page.waitFor(
-    {
-      css: '#interrupted > li',
-      hasText: `${name} was interrupted. Choose the same file again to resume it.`,
-    },
-    { visible: true },
-  );
-}
 
 /** What the tab keeps to resume uploads: the records in its session storage, and any on the device. */
 const keptToResume = (page: DriverPage) =>
@@ -290,7 +237,7 @@ forEachBrowser({ plain: true }, (d) => {
     const path = fileOnDisk('nach dem Neuladen.bin', bytes);
     const marked = ref.server.requests.length;
     // Parts 0 and 2 reach the server; part 1 is held at the front when the page is reloaded.
-    await reloadedMidUpload(page, path, 1, [0, 2]);
+    await reloadedMidUpload(front, page, '#files', path, 1, [0, 2]);
     expect(await keptToResume(page)).toEqual({ session: 1, device: 0 });
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot('home-interrupted');
@@ -321,7 +268,7 @@ forEachBrowser({ plain: true }, (d) => {
     const name = 'gleicher Name.bin';
     const bytes = randomBytes(6 * MIB);
     const marked = ref.server.requests.length;
-    await reloadedMidUpload(page, fileOnDisk(name, bytes), 1, [0]);
+    await reloadedMidUpload(front, page, '#files', fileOnDisk(name, bytes), 1, [0]);
 
     // Another file: its name, size and time are the first one's; its first part is not.
     const other = Buffer.from(bytes);

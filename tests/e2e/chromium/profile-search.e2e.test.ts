@@ -6,14 +6,14 @@
 // Chromium only: it searches a Chromium profile's files (its Sessions, History and IndexedDB
 // folders) after closing the browser on a kept profile.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { opfsNames } from '../../../devkit/opfs';
-import { until } from '../../../devkit/wait';
 import { startTestServer, type TestServer } from '../../testkit/server';
 import { type ExtensionBrowser, launchExtension, openInViewer, serverSettings, submitFile } from './harness';
+import { sessionSaved as sessionSavedIn, whereFound as whereFoundIn } from './profile-files';
 
 declare const chrome: any;
 
@@ -34,54 +34,8 @@ afterAll(async () => {
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 });
 
-/** Every file under `dir`, with its path relative to `root`. */
-function* filesUnder(dir: string, root = dir): Generator<{ path: string; rel: string }> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(path);
-    } catch {
-      continue; // a socket or a link that went away
-    }
-    if (st.isDirectory()) yield* filesUnder(path, root);
-    else if (st.isFile()) yield { path, rel: relative(root, path) };
-  }
-}
-
-/** The newest change to Chromium's session files (session restore: open tabs, their fields, closed tabs). */
-function sessionsChanged(): number {
-  const dir = join(profileDir, 'Default', 'Sessions');
-  let newest = 0;
-  for (const { path } of filesUnder(dir)) newest = Math.max(newest, statSync(path).mtimeMs);
-  return newest;
-}
-
-/**
- * Waits for session restore to save what changed after `since` (Chromium writes its session files
- * a few seconds after a tab opens, navigates or closes), so the search sees what it keeps.
- */
-function sessionSaved(since: number): Promise<true> {
-  return until(async () => (sessionsChanged() > since ? true : undefined), 'session restore to save', 30_000);
-}
-
-/** The ways a string may be written to disk: UTF-8/Latin-1, UTF-16 either way round, base64. */
-function encodings(text: string): Buffer[] {
-  const le = Buffer.from(text, 'utf16le');
-  const be = Buffer.from(le);
-  be.swap16();
-  return [Buffer.from(text, 'utf8'), le, be, Buffer.from(Buffer.from(text).toString('base64'))];
-}
-
-function whereFound(needles: string[]): string[] {
-  const patterns = needles.flatMap((n) => encodings(n).map((bytes) => ({ n, bytes })));
-  const hits = new Set<string>();
-  for (const { path, rel } of filesUnder(profileDir)) {
-    const data = readFileSync(path);
-    for (const { n, bytes } of patterns) if (data.includes(bytes)) hits.add(`${rel} (${n.slice(0, 12)}…)`);
-  }
-  return [...hits].sort();
-}
+const sessionSaved = (since: number) => sessionSavedIn(profileDir, since);
+const whereFound = (needles: string[]) => whereFoundIn(profileDir, needles);
 
 async function uploadWith(name: string, bytes: Buffer, choose: (p: Page) => Promise<void>): Promise<string> {
   const opened = Date.now();
