@@ -8,13 +8,16 @@ import { t } from '../i18n';
 import { UploadError } from './errors';
 import type { PartsExchange } from './parts-runner';
 
-/** Whether the page of `target` (its window) is being left: from `pagehide` until a `pageshow`. */
-export function watchLeaving(target: Pick<EventTarget, 'addEventListener'>): () => boolean {
+/**
+ * Whether the page of `target` (its window) is being left: from `pagehide` until a `pageshow`. A global
+ * with no events (Node, where the runner is tested) is never left.
+ */
+export function watchLeaving(target: Partial<Pick<EventTarget, 'addEventListener'>>): () => boolean {
   let leaving = false;
-  target.addEventListener('pagehide', () => {
+  target.addEventListener?.('pagehide', () => {
     leaving = true;
   });
-  target.addEventListener('pageshow', () => {
+  target.addEventListener?.('pageshow', () => {
     leaving = false;
   });
   return () => leaving;
