@@ -48,10 +48,14 @@ forEachBrowser({ keepWelcome: true }, (d) => {
       await page.waitFor('#address');
       await page.fill('#address', 'http://127.0.0.1:9');
       await page.click('#connect');
-      const text = await until(async () => {
-        const t = await page.text('#welcome-status');
-        return (await page.attribute('#welcome-status', 'class')) === 'error' ? t : undefined;
-      }, 'the failure');
+      // The class first: the text read after it is the failure's (read before, it can still be "Asking…").
+      const text = await until(
+        async () =>
+          (await page.attribute('#welcome-status', 'class')) === 'error'
+            ? await page.text('#welcome-status')
+            : undefined,
+        'the failure',
+      );
       expect(text).toMatch(
         /^Nothing answered at http:\/\/127\.0\.0\.1:9\/_hushdrop\/info\. Check the address/,
       );
