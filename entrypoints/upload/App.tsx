@@ -90,7 +90,11 @@ export function App() {
       const jobId = crypto.randomUUID();
       files.current.set(jobId, file);
       // The same file as an upload a reload broke off resumes it, with the profile it was sent with.
-      const { record, notSame } = await findResumed(stillInterrupted.current, file);
+      // A file that cannot be read is no match; its upload says why.
+      const { record, notSame } = await findResumed(stillInterrupted.current, file).catch(() => ({
+        record: undefined,
+        notSame: false,
+      }));
       const resumed = record && settings?.profiles.find((p) => p.id === record.profileId);
       if (record) take(record);
       if (resumed) note(jobId, t('resuming'));
