@@ -13,7 +13,6 @@
 // or `error`.
 import { type FileCipher, sealedSize, sealedStream } from '../../lib/crypto/file-cipher';
 import { freeBuffer } from '../../lib/free-buffer';
-import { reportOutcome } from '../../lib/worker-report';
 
 export interface SealCommand {
   type: 'seal';
@@ -186,7 +185,15 @@ scope.onmessage = (event) => {
   else if (command.type === 'part-file') partFiles.set(command.index, command.name);
   else if (!started) {
     started = true;
-    reportOutcome(seal(command), (report) => scope.postMessage(report));
+    seal(command).then(
+      (report) => scope.postMessage(report),
+      (err: unknown) =>
+        scope.postMessage({
+          type: 'error',
+          name: err instanceof Error ? err.name : 'Error',
+          message: err instanceof Error ? err.message : String(err),
+        }),
+    );
   }
   partFileCame?.();
 };

@@ -7,7 +7,7 @@
 // written (an older engine, a private window), the part goes as a Blob.
 
 /** The names of this page's part files. */
-export const PART_PREFIX = 'hushdrop-part-';
+const PART_PREFIX = 'hushdrop-part-';
 
 /** Runs `send` with the part as a disk-backed File (or a Blob), and removes that file afterwards. */
 export async function withPartFile<T>(
