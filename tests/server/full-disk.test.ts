@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../devkit/wait';
 import { type ProductServer, startProductServer } from './product-cli';
 import { bytesOf, form, getBytes, post, randomBytesOf } from './test-helpers';
 
@@ -61,9 +62,23 @@ afterAll(async () => {
 });
 
 /** Blobs and the records of uploads (the daily byte quota's record, which refused bytes count in, aside). */
-async function onDisk(): Promise<{ files: string[]; records: string[] }> {
+async function listed(): Promise<{ files: string[]; records: string[] }> {
   const records = (await readdir(join(inside, 'records'))).filter((name) => !name.startsWith('quota-'));
   return { files: await readdir(join(inside, 'files')), records };
+}
+
+/**
+ * What is on disk once no write is under way: a record is written as a `.tmp-` file and then renamed (the
+ * quota's record is still being written after a refusal is answered), so such a name is waited out. One
+ * that stays (a write a full disk broke off and left behind) fails the wait.
+ */
+async function onDisk(): Promise<{ files: string[]; records: string[] }> {
+  const writing = (d: { files: string[]; records: string[] }) =>
+    [...d.files, ...d.records].some((name) => name.startsWith('.tmp-'));
+  return until(async () => {
+    const now = await listed();
+    return writing(now) ? undefined : now;
+  }, 'no write under way in the data folder');
 }
 
 const upload = (bytes: Uint8Array<ArrayBuffer>) =>
