@@ -59,6 +59,17 @@ export async function firstPartDigest(
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The stored text of the record of `file`'s upload: its facts and first part's digest read now. */
+export async function recordOfFile(
+  file: Blob & FileFacts,
+  fields: Omit<ResumeRecord, 'file'>,
+  subtle?: SubtleCrypto,
+): Promise<string> {
+  const { name, size, lastModified } = file;
+  const firstPart = await firstPartDigest(file, fields.session.partBytes, subtle);
+  return recordText({ ...fields, file: { name, size, lastModified, firstPart } });
+}
+
 /**
  * The stored form: flat. The authenticated format's secret and salt in base64url; Teknik's key as it
  * is (its IV is derived from it again).

@@ -6,7 +6,7 @@
 // closes. From Start until the upload ends, whichever way; a reload does not end it.
 import { storage } from '@wxt-dev/storage';
 import { watchLeaving } from '../../lib/upload/page-leaving';
-import { firstPartDigest, type ResumeRecord, readRecord, recordText } from '../../lib/upload/resume-record';
+import { type ResumeRecord, readRecord, recordOfFile } from '../../lib/upload/resume-record';
 
 const PREFIX = 'resume.';
 
@@ -39,10 +39,8 @@ export async function keepResume(
   fields: Omit<ResumeRecord, 'file'>,
   owner: Pick<KeptResume, 'profileId' | 'tabId'>,
 ): Promise<void> {
-  const { name, size, lastModified } = file;
   try {
-    const firstPart = await firstPartDigest(file, fields.session.partBytes);
-    const record = recordText({ ...fields, file: { name, size, lastModified, firstPart } });
+    const record = await recordOfFile(file, fields);
     await storage.setItem<Stored>(keyOf(fields.session.id), { record, ...owner });
   } catch {
     // Session storage full or refused, or the file unreadable (its upload will say so).

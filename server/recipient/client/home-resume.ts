@@ -6,11 +6,10 @@ import { t } from '../../../lib/i18n';
 import { watchLeaving } from '../../../lib/upload/page-leaving';
 import {
   findResumed,
-  firstPartDigest,
   type ResumeMatch,
   type ResumeRecord,
   readRecord,
-  recordText,
+  recordOfFile,
 } from '../../../lib/upload/resume-record';
 import type { Variant } from '../../../lib/upload/types';
 import { saveName } from './names';
@@ -35,13 +34,9 @@ function store(): Storage | undefined {
 
 /** Keeps what the upload of `file` needs to resume, before any of its parts is sent. */
 export async function keepRecord(file: File, fields: Omit<ResumeRecord, 'file'>): Promise<void> {
-  const { name, size, lastModified } = file;
-  const firstPart = await firstPartDigest(file, fields.session.partBytes);
+  const record = await recordOfFile(file, fields);
   try {
-    store()?.setItem(
-      PREFIX + fields.session.id,
-      recordText({ ...fields, file: { name, size, lastModified, firstPart } }),
-    );
+    store()?.setItem(PREFIX + fields.session.id, record);
   } catch {
     // The storage is full or refused: the upload goes on; only a resume after a reload is lost.
   }
