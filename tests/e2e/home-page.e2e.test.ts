@@ -94,6 +94,8 @@ forEachBrowser({ plain: true }, (d) => {
     expect(received.some((r) => r.url.includes(secret))).toBe(false);
     // Copy, the QR code and the deletion link.
     await page.click('#uploads button.copy');
+    // The clipboard answers in its own time: wait for the sentence rather than read it at once.
+    await page.waitFor({ css: '#uploads [role="status"]', hasText: 'Copied.' });
     expect(await page.text('#uploads [role="status"]')).toBe('Copied.');
     expect(await page.count('#uploads svg.qr path')).toBe(1);
     expect(await page.inputValue('#deletion-1')).toMatch(/\?sub=u$/);
