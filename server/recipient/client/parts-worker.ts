@@ -6,10 +6,16 @@
 // link (bench row o). A part is written only while fewer than `ahead` parts are made and not yet on
 // the server, so the disk holds a few parts at most, whatever the file's size.
 //
-// Protocol: the page sends one `seal`, then `sent` for each part the server has (and that the page has
-// removed), and maybe `cancel`; the worker answers `part` for each part written (its file's name), and
-// ends with exactly one of `done`, `declined` (no private file system or sync access handle here:
-// nothing made, the page makes the parts itself), `cancelled` or `error`.
+// The worker alone creates and removes the part files, one call at a time: the page says which parts
+// the server has, and the worker removes their files before it creates the next. Chromium 150's
+// createSyncAccessHandle() now and then never answers while other part files are being sent or
+// removed; such a part is written through a writable stream instead (SYNC_HANDLE_WAIT_MS).
+//
+// Protocol: the page sends one `seal`, then `sent` for each part the server has, and maybe `cancel`;
+// the worker answers `part` for each part written (its file's name), and ends, once every part it made
+// is on the server and removed (or at a cancel), with exactly one of `done`, `declined` (no private file
+// system or sync access handle here: nothing made, the page makes the parts itself), `cancelled` or
+// `error`.
 import { type EceFileCipher, sealedStream } from '../../../lib/crypto/file-cipher';
 
 import { type PartsSession, partSize } from '../../../lib/upload/parts';
@@ -41,6 +47,37 @@ interface SyncAccessHandle {
   truncate(size: number): void;
   close(): void;
 }
+type WorkerFileHandle = FileSystemFileHandle & { createSyncAccessHandle?: () => Promise<SyncAccessHandle> };
+
+/** Where one part's bytes are written, in order. */
+interface PartSink {
+  write(bytes: Uint8Array<ArrayBuffer>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * How long a sync access handle is waited for; it comes in milliseconds otherwise. Unanswered, it
+ * stalled 3 of 8 bench runs of row o and 3 of 79 uploads of 256 MiB in a loop, each while other part
+ * files were being sent (bench/README.md, "The parts worker's stall").
+ */
+const SYNC_HANDLE_WAIT_MS = 3000;
+
+/** A sink writing through a sync access handle: no copy through the browser's process. */
+function syncSink(access: SyncAccessHandle, size: number): PartSink {
+  access.truncate(size);
+  let at = 0;
+  return {
+    async write(bytes) {
+      const count = access.write(bytes, { at });
+      if (count !== bytes.length)
+        throw new Error(`Only ${count} of ${bytes.length} bytes were written (disk full?).`);
+      at += count;
+    },
+    async close() {
+      access.close();
+    },
+  };
+}
 
 /** Ciphertext the stream may hold ahead of the writes (they are fast: the page cache). */
 const QUEUE_BYTES = 4 * 1024 * 1024;
@@ -51,12 +88,19 @@ const scope = globalThis as unknown as {
 };
 
 let cancelled = false;
-let onServer = 0;
+/** Parts the server has, whose files are not removed yet. */
+const onServer: number[] = [];
+let onServerCount = 0;
 let wake: (() => void) | undefined;
 let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
 /** The stream ended before, or ran past, the session's bytes: the file changed (the page says so). */
 const changed = () => Object.assign(new Error('file changed'), { name: 'StreamLengthError' });
+
+const timeOut = (ms: number) => new Promise<undefined>((done) => setTimeout(done, ms));
+
+/** Until the page's next word (a part on the server, or a cancel). */
+const nextWord = () => new Promise<void>((w) => (wake = w));
 
 async function seal(job: SealParts): Promise<PartsReport> {
   const { session, ahead, prefix } = job;
@@ -66,30 +110,54 @@ async function seal(job: SealParts): Promise<PartsReport> {
   } catch (err) {
     return { type: 'declined', detail: `no private file system: ${String(err)}` };
   }
+  /** The files made and not yet removed, by part. */
+  const files = new Map<number, string>();
+  /** Files whose sync access handle never came in time. */
+  const stuck: string[] = [];
+  const removeSent = async () => {
+    for (let index = onServer.shift(); index !== undefined; index = onServer.shift()) {
+      const name = files.get(index);
+      files.delete(index);
+      if (name) await root.removeEntry(name).catch(() => {});
+    }
+  };
   reader = (await sealedStream(job.file, job.cipher, { queueBytes: QUEUE_BYTES })).getReader();
   let carry: Uint8Array | undefined;
-  let writing: string | undefined;
   try {
     for (let index = 0; index < session.parts; index++) {
-      while (index - onServer >= ahead && !cancelled) await new Promise<void>((w) => (wake = w));
+      while (index - onServerCount >= ahead && !cancelled) await nextWord();
       if (cancelled) return { type: 'cancelled' };
-      const name = `${prefix}${crypto.randomUUID()}`;
-      writing = name;
-      let access: SyncAccessHandle;
+      await removeSent();
+      let name = `${prefix}${crypto.randomUUID()}`;
+      files.set(index, name);
+      const size = partSize(session, index);
+      let sink: PartSink;
       try {
-        const handle = (await root.getFileHandle(name, { create: true })) as unknown as {
-          createSyncAccessHandle?: () => Promise<SyncAccessHandle>;
-        };
+        const handle = (await root.getFileHandle(name, { create: true })) as WorkerFileHandle;
         if (typeof handle.createSyncAccessHandle !== 'function') throw new Error('no createSyncAccessHandle');
-        access = await handle.createSyncAccessHandle();
+        const pending = handle.createSyncAccessHandle();
+        const access = await Promise.race([pending, timeOut(SYNC_HANDLE_WAIT_MS)]);
+        if (access) sink = syncSink(access, size);
+        else {
+          // Not answered: this part goes through a writable stream, to a file of another name (the
+          // unanswered one may hold its own); that one is let go once its handle comes, or at the end.
+          stuck.push(name);
+          pending.then(
+            (late) => late.close(),
+            () => {},
+          );
+          name = `${prefix}${crypto.randomUUID()}`;
+          files.set(index, name);
+          const other = await root.getFileHandle(name, { create: true });
+          const writable = await other.createWritable();
+          sink = { write: (bytes) => writable.write(bytes), close: () => writable.close() };
+        }
       } catch (err) {
         // Only the first part can fall back: nothing was made yet.
         if (index === 0) return { type: 'declined', detail: String(err) };
         throw err;
       }
       try {
-        const size = partSize(session, index);
-        access.truncate(size);
         for (let filled = 0; filled < size; ) {
           let chunk = carry;
           carry = undefined;
@@ -100,23 +168,29 @@ async function seal(job: SealParts): Promise<PartsReport> {
             chunk = step.value;
           }
           const take = Math.min(chunk.length, size - filled);
-          const count = access.write(chunk.subarray(0, take) as Uint8Array<ArrayBuffer>, { at: filled });
-          if (count !== take) throw new Error(`Only ${count} of ${take} bytes were written (disk full?).`);
+          await sink.write(chunk.subarray(0, take) as Uint8Array<ArrayBuffer>);
           filled += take;
           if (take < chunk.length) carry = chunk.subarray(take);
         }
       } finally {
         // Closed before the page reads it: a sync access handle keeps the file from others.
-        access.close();
+        await sink.close();
       }
-      writing = undefined;
       scope.postMessage({ type: 'part', index, name });
     }
     if (carry?.length || !(await reader.read()).done) throw changed();
-    return { type: 'done' };
+    // The last parts' files go once the server has them.
+    while (onServerCount < session.parts && !cancelled) {
+      await removeSent();
+      if (onServerCount < session.parts) await nextWord();
+    }
+    return cancelled ? { type: 'cancelled' } : { type: 'done' };
   } finally {
-    if (writing) await root.removeEntry(writing).catch(() => {});
     await reader.cancel().catch(() => {});
+    // Whatever way it ended, no part file stays: the page sends nothing more once the worker has ended.
+    for (const name of files.values()) await root.removeEntry(name).catch(() => {});
+    // Not awaited: a removal may wait as long as the handle it holds (the page's sweep takes what stays).
+    for (const name of stuck) void root.removeEntry(name).catch(() => {});
   }
 }
 
@@ -126,8 +200,10 @@ scope.onmessage = (event) => {
   if (command.type === 'cancel') {
     cancelled = true;
     reader?.cancel().catch(() => {});
-  } else if (command.type === 'sent') onServer++;
-  else if (!started) {
+  } else if (command.type === 'sent') {
+    onServer.push(command.index);
+    onServerCount++;
+  } else if (!started) {
     started = true;
     reportOutcome(seal(command), (report) => scope.postMessage(report));
   }

@@ -1,5 +1,6 @@
 // The home page's parts made by its parts worker (parts-worker.ts): sealed and written to part files
-// off the page's thread, each sent from its file and removed once the server has it. Where no worker
+// off the page's thread, each sent from its file, which the worker removes once the server has it
+// (the page only removes what a worker that did not end in time left). Where no worker
 // runs (none here, or refused), or it has no private file system with sync access handles (WebKit's
 // MiniBrowser, a private window), the page makes the parts itself, as `streamed` does (part-files.ts).
 import type { EceFileCipher } from '../../../lib/crypto/file-cipher';
@@ -45,7 +46,7 @@ export function workerParts<B>(
   const ready = deferredByIndex<string>();
   const made = deferred<void>();
   made.promise.catch(() => {});
-  /** The worker's last word is in (it has closed and removed the part it was writing). */
+  /** The worker's last word is in (it has removed every part file it made). */
   const ended = deferred<void>();
   let heard = false;
   let closed = false;
@@ -65,10 +66,9 @@ export function workerParts<B>(
       return (await dir.getFileHandle(name)).getFile();
     },
     async sent(index) {
-      const name = names.get(index);
+      // The worker removes its file (parts-worker.ts says why not here).
       names.delete(index);
       ready.delete(index);
-      if (name) await remove(name).catch(() => {});
       worker.postMessage({ type: 'sent', index } satisfies PartsCommand);
     },
     made: made.promise,
