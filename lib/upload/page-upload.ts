@@ -16,6 +16,7 @@ import type { PartsSession } from './parts';
 import {
   abortInParts,
   type PartsExchange,
+  type PartsSource,
   type PartsUpload,
   resumeInParts,
   uploadInParts,
@@ -63,6 +64,9 @@ export function pageTarget(info: ServerInfo): PageTarget | undefined {
   };
 }
 
+/** A part's bytes as the page sends them: a buffer cut from the sealed stream, or a file a worker wrote. */
+export type PagePart = Uint8Array<ArrayBuffer> | Blob;
+
 export interface PageUploadArgs {
   /** The file as chosen (a File in the page): read as it is sent. */
   file: Blob;
@@ -76,7 +80,18 @@ export interface PageUploadArgs {
   /** The server's info answer listed parts (readServerKind). */
   takesParts: boolean;
   /** Start, the parts, Done and Abort. */
-  exchange: PartsExchange<Uint8Array<ArrayBuffer>>;
+  exchange: PartsExchange<PagePart>;
+  /**
+   * Where the parts of a session come from, when the page has a better way than `streamed` (which cuts
+   * them from the sealed stream on the page's thread): the home page's parts worker. Absent: `streamed`.
+   */
+  openParts?(
+    file: Blob,
+    cipher: EceFileCipher,
+    session: PartsSession,
+    stop: AbortSignal,
+    streamed: () => PartsSource<Uint8Array<ArrayBuffer>>,
+  ): PartsSource<PagePart>;
   /** The one request, when the server declines parts. */
   transport: Transport;
   signal?: AbortSignal;
@@ -101,8 +116,8 @@ export interface PageUploaded {
 function streamedParts(
   job: WayJob,
   cipher: EceFileCipher,
-  u: Pick<PageUploadArgs, 'exchange' | 'onSession'>,
-): PartsUpload<Uint8Array<ArrayBuffer>> {
+  u: Pick<PageUploadArgs, 'exchange' | 'onSession' | 'openParts'>,
+): PartsUpload<PagePart> {
   const { target, options, file, signal, timeoutMs } = job.request;
   return {
     target,
@@ -112,14 +127,17 @@ function streamedParts(
     exchange: u.exchange,
     signal,
     timeoutMs,
-    open: (session, stop) => streamParts(sealedStream(job.file, cipher), session, stop),
+    open(session, stop) {
+      const streamed = () => streamParts(sealedStream(job.file, cipher), session, stop);
+      return u.openParts ? u.openParts(job.file, cipher, session, stop, streamed) : streamed();
+    },
     onSession: (session) => u.onSession?.(session, cipher),
     ...uploadingReports(job.onProgress),
   };
 }
 
 /** The parts way of the page. */
-function partsFromStream(u: Pick<PageUploadArgs, 'exchange' | 'onSession'>): UploadWay {
+function partsFromStream(u: Pick<PageUploadArgs, 'exchange' | 'onSession' | 'openParts'>): UploadWay {
   return {
     async send(job) {
       const sent = await uploadInParts(streamedParts(job, job.cipher as EceFileCipher, u));

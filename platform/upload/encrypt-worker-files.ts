@@ -13,6 +13,7 @@
 // or `error`.
 import { type FileCipher, sealedSize, sealedStream } from '../../lib/crypto/file-cipher';
 import { freeBuffer } from '../../lib/free-buffer';
+import { reportOutcome } from '../../lib/worker-report';
 
 export interface SealCommand {
   type: 'seal';
@@ -185,15 +186,7 @@ scope.onmessage = (event) => {
   else if (command.type === 'part-file') partFiles.set(command.index, command.name);
   else if (!started) {
     started = true;
-    seal(command).then(
-      (report) => scope.postMessage(report),
-      (err: unknown) =>
-        scope.postMessage({
-          type: 'error',
-          name: err instanceof Error ? err.name : 'Error',
-          message: err instanceof Error ? err.message : String(err),
-        }),
-    );
+    reportOutcome(seal(command), (report) => scope.postMessage(report));
   }
   partFileCame?.();
 };

@@ -8,7 +8,7 @@ export interface Asset {
 }
 
 export interface RecipientBuild {
-  /** The files by name: `recipient.js`, `sw.js`, `home.js`, `recipient.css`, `icon.png`. */
+  /** The files by name: `recipient.js`, `sw.js`, `home.js`, `parts-worker.js`, `recipient.css`, `icon.png`. */
   files: Map<string, Asset>;
   /** Every source file bundled, relative to the project (from node_modules: the home page's QR encoder, uqr, only). */
   inputs: string[];
@@ -19,6 +19,7 @@ export const RECIPIENT_FILES = {
   'recipient.js': 'text/javascript; charset=utf-8',
   'sw.js': 'text/javascript; charset=utf-8',
   'home.js': 'text/javascript; charset=utf-8',
+  'parts-worker.js': 'text/javascript; charset=utf-8',
   'recipient.css': 'text/css; charset=utf-8',
   'icon.png': 'image/png',
 } as const;

@@ -37,6 +37,7 @@ export async function buildRecipientFiles({ minify = true } = {}): Promise<Recip
       recipient: here('./client/page.ts'),
       sw: here('./client/sw.ts'),
       home: here('./client/home.ts'),
+      'parts-worker': here('./client/parts-worker.ts'),
     },
     bundle: true,
     write: false,

@@ -4,7 +4,7 @@
 //
 //   GET  <link of a client-encrypted upload>   the page (never counts as a download)
 //   GET  /                                      the home page: an upload page for anyone (no extension)
-//   GET  /_hushdrop/recipient.js, sw.js, home.js, recipient.css
+//   GET  /_hushdrop/recipient.js, sw.js, home.js, parts-worker.js, recipient.css
 //   POST /_hushdrop/file/<name>                 the stored bytes; counts one download
 //
 // `/u/_hushdrop/…` is the same, for proxies that map a host of its own onto `/u/` (Teknik's u.<domain>).
@@ -76,7 +76,7 @@ async function serveOwn<R extends RecipientUpload>(
     'Content-Type': asset.type,
     'Cache-Control': 'no-cache',
     ETag: asset.etag,
-    ...(rest === 'sw.js' ? { 'Content-Security-Policy': WORKER_CSP } : {}),
+    ...(rest === 'sw.js' || rest === 'parts-worker.js' ? { 'Content-Security-Policy': WORKER_CSP } : {}),
   };
   if (req.headers['if-none-match'] === asset.etag) {
     res.writeHead(304, headers);

@@ -10,7 +10,12 @@ import { buildRecipientFiles, PAGE_MESSAGES } from '../../server/recipient/build
 it('keeps every message key its built scripts name', async () => {
   const { files } = await buildRecipientFiles({ minify: false });
   const scripts = [...files].filter(([name]) => name.endsWith('.js'));
-  expect(scripts.map(([name]) => name).sort()).toEqual(['home.js', 'recipient.js', 'sw.js']);
+  expect(scripts.map(([name]) => name).sort()).toEqual([
+    'home.js',
+    'parts-worker.js',
+    'recipient.js',
+    'sw.js',
+  ]);
   const named = new Set<string>();
   for (const [, file] of scripts) {
     for (const [, key] of file.body.toString('utf8').matchAll(/\bt\d*\)?\(\s*"([A-Za-z0-9_]+)"/g))

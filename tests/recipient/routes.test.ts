@@ -192,6 +192,7 @@ describe('the page’s own addresses', () => {
       ['recipient.js', 'text/javascript; charset=utf-8'],
       ['sw.js', 'text/javascript; charset=utf-8'],
       ['home.js', 'text/javascript; charset=utf-8'],
+      ['parts-worker.js', 'text/javascript; charset=utf-8'],
       ['recipient.css', 'text/css; charset=utf-8'],
       ['icon.png', 'image/png'],
     ]) {
@@ -204,9 +205,12 @@ describe('the page’s own addresses', () => {
       });
       expect(again.status).toBe(304);
     }
-    expect((await fetch(`${t.server.baseUrl}/_hushdrop/sw.js`)).headers.get('content-security-policy')).toBe(
-      "default-src 'none'; connect-src 'self'",
-    );
+    // The workers' own policy: nothing but their origin.
+    for (const name of ['sw.js', 'parts-worker.js'])
+      expect(
+        (await fetch(`${t.server.baseUrl}/_hushdrop/${name}`)).headers.get('content-security-policy'),
+        name,
+      ).toBe("default-src 'none'; connect-src 'self'");
   });
 
   it('are built from the project’s own code only, with no eval', async () => {
@@ -223,7 +227,7 @@ describe('the page’s own addresses', () => {
           ),
       ),
     ).toEqual([]);
-    for (const name of ['recipient.js', 'sw.js', 'home.js']) {
+    for (const name of ['recipient.js', 'sw.js', 'home.js', 'parts-worker.js']) {
       const text = files.get(name)!.body.toString();
       expect(text).not.toMatch(/\beval\(|new Function\(/);
     }

@@ -133,7 +133,7 @@ describe('the installed package', () => {
     for (const [name, version] of Object.entries(manifest.dependencies))
       expect(ours.dependencies[name], name).toBe(version);
     expect(await readdir(join(packageDir, 'recipient'))).toEqual(
-      ['home.js', 'icon.png', 'recipient.css', 'recipient.js', 'sw.js'].sort(),
+      ['home.js', 'icon.png', 'parts-worker.js', 'recipient.css', 'recipient.js', 'sw.js'].sort(),
     );
     const script = await readFile(join(packageDir, 'bin', 'hushdrop-server.js'), 'utf8');
     expect(script.startsWith('#!/usr/bin/env node\n')).toBe(true);

@@ -4,7 +4,7 @@
 import { UploadError } from '../../lib/upload';
 import type { PartsExchange } from '../../lib/upload/parts-runner';
 
-export const fetchExchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, { signal }) => {
+export const fetchExchange: PartsExchange<Uint8Array<ArrayBuffer> | Blob> = async (req, { signal }) => {
   try {
     const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
     return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };

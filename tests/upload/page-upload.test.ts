@@ -9,6 +9,7 @@ import { parseShareLink } from '../../lib/crypto/link';
 import { deferred } from '../../lib/deferred';
 import { UploadError } from '../../lib/upload/errors';
 import {
+  type PagePart,
   type PageUploadArgs,
   pageTarget,
   resumeFromPage,
@@ -161,7 +162,7 @@ describe('an upload in parts resumed after a reload', () => {
     const partTwo = deferred<never>();
     const held = new Set<number>();
     const allButTwo = deferred<void>();
-    const exchange: PartsExchange<Uint8Array<ArrayBuffer>> = async (req, options) => {
+    const exchange: PartsExchange<PagePart> = async (req, options) => {
       if (gone) throw reloaded();
       const index = req.method === 'PUT' ? PART_INDEX.exec(req.url)?.[1] : undefined;
       if (index === '2') return partTwo.promise;

@@ -9,7 +9,13 @@ import { sealedSize } from '../../../lib/crypto/file-cipher';
 import { formatBytes, t } from '../../../lib/i18n';
 import { deleteAfterChoices } from '../../../lib/settings/delete-after';
 import { brokenOffByLeaving } from '../../../lib/upload/page-leaving';
-import { forgetFromPage, type PageTarget, pageTarget } from '../../../lib/upload/page-upload';
+import {
+  forgetFromPage,
+  type PagePart,
+  type PageTarget,
+  type PageUploadArgs,
+  pageTarget,
+} from '../../../lib/upload/page-upload';
 import type { PartsExchange } from '../../../lib/upload/parts-runner';
 import { readServerInfo } from '../../../lib/upload/server-info';
 import { readServerKind } from '../../../lib/upload/server-kind';
@@ -20,6 +26,7 @@ import { interruptedUploads, pageLeaving } from './home-resume';
 import { connectPageMessages } from './language';
 import { sweepPartFiles, withPartFile } from './part-files';
 import { el, problem, show } from './view';
+import { workerParts } from './worker-parts';
 
 document.documentElement.lang = connectPageMessages(navigator.languages ?? [navigator.language]);
 document.title = t('homeTitle');
@@ -28,11 +35,19 @@ document.title = t('homeTitle');
  * The requests of an upload, with XMLHttpRequest: it reports the progress of a body being sent. A part
  * is sent from a file of its own (part-files.ts says why).
  */
-const sent: PartsExchange<Uint8Array<ArrayBuffer>> = (req, options) => {
+const sent: PartsExchange<PagePart> = (req, options) => {
   const { body } = req;
   if (!(body instanceof Uint8Array)) return xhrExchange(XMLHttpRequest, { ...req, body }, options);
   return withPartFile(body, (file) => xhrExchange(XMLHttpRequest, { ...req, body: file }, options));
 };
+
+/** The parts worker, served beside this script (parts-worker.ts): it makes the parts off this thread. */
+const PARTS_WORKER = new URL(
+  'parts-worker.js',
+  document.querySelector<HTMLScriptElement>('script[data-info]')?.src ?? location.href,
+).href;
+const openParts: PageUploadArgs['openParts'] = (file, cipher, session, stop, streamed) =>
+  workerParts(PARTS_WORKER, file, cipher, session, stop, streamed);
 
 /** A reload must not end an upload (lib/upload/page-leaving.ts): it resumes after the reload. */
 const exchange = brokenOffByLeaving(sent, pageLeaving);
@@ -134,7 +149,7 @@ function ready(to: PageTarget, takesParts: boolean, maxUploadBytes: number | und
           list,
           n,
           file,
-          { to, credentials, expiry, takesParts, exchange, transport, timeoutMs: TIMEOUT_MS },
+          { to, credentials, expiry, takesParts, exchange, transport, openParts, timeoutMs: TIMEOUT_MS },
           tooLarge,
           // A file that cannot be read is no match; sending it says why.
           tooLarge ? {} : await resumable.match(file).catch(() => ({})),

@@ -7,7 +7,7 @@
 // written (an older engine, a private window), the part goes as a Blob.
 
 /** The names of this page's part files. */
-const PART_PREFIX = 'hushdrop-part-';
+export const PART_PREFIX = 'hushdrop-part-';
 
 /** Runs `send` with the part as a disk-backed File (or a Blob), and removes that file afterwards. */
 export async function withPartFile<T>(
