@@ -16,6 +16,12 @@ let running = 0;
 let listening = false;
 let port: ReturnType<typeof browser.runtime.connect> | undefined;
 let leaveListened = false;
+/**
+ * From `beforeunload` until a `pageshow`: the page is going, and reports nothing more. Firefox stops
+ * its requests as a reload begins, before `pagehide`, so a job's "cancelled" failure could reach the
+ * background ahead of the port's end, which ends it as closed or left (page-jobs.e2e under load).
+ */
+let leaving = false;
 
 /**
  * Holds the port for as long as this page lives (closing, reloading or leaving it ends it; the
@@ -29,6 +35,12 @@ function holdPort(): void {
     // Said at once rather than when the browser tears the page down: Firefox 140 kept a reloading
     // page's port open for over 30 s, and its job with it.
     addEventListener('pagehide', () => port?.disconnect());
+    addEventListener('beforeunload', () => {
+      leaving = true;
+    });
+    addEventListener('pageshow', () => {
+      leaving = false;
+    });
   }
   port = browser.runtime.connect({ name: PAGE_JOBS_PORT });
   port.onDisconnect.addListener(() => {
@@ -60,7 +72,7 @@ export async function runOnPage(
       req,
       (state) => {
         show(state);
-        sendMessage('jobUpdate', state).catch(() => {});
+        if (!leaving) sendMessage('jobUpdate', state).catch(() => {});
       },
       resumable,
     );
