@@ -23,7 +23,7 @@ import {
   type Target,
 } from './driver';
 import { TestFiles } from './test-files';
-import { describe, ELEMENT, FIND, FOUND, keyPress, newPage, wire } from './webdriver-targets';
+import { describe, ELEMENT, FIND, FOUND, filled, keyPress, newPage, wire } from './webdriver-targets';
 
 const SCREENSHOTS = resolve('test-results/screenshots');
 /** The labels of Hushdrop's menu entries, as the build's English messages give them. */
@@ -129,9 +129,12 @@ export class FirefoxPage implements DriverPage {
 
   fill(t: Target, text: string): Promise<void> {
     return this.in(async (m) => {
-      const el = await this.element(m, t);
-      await m.send('WebDriver:ElementClear', { id: el[ELEMENT] });
-      if (text) await m.send('WebDriver:ElementSendKeys', { id: el[ELEMENT], text });
+      const id = (await this.element(m, t))[ELEMENT];
+      await filled(text, async () => {
+        await m.send('WebDriver:ElementClear', { id });
+        if (text) await m.send('WebDriver:ElementSendKeys', { id, text });
+        return (await m.send('WebDriver:GetElementProperty', { id, name: 'value' })).value;
+      });
     });
   }
 

@@ -100,3 +100,17 @@ export async function newPage<P extends DriverPage>(
   );
   return opened;
 }
+
+/**
+ * Fills a field with WebDriver's clear and keys (`fill` does both and returns the field's value), again
+ * if the field then holds something else, at most three times. WebDriver's clear fires no input event,
+ * so a page that keeps its own copy of the value (a Preact state) and draws the field again before the
+ * first key may put its old text back in front of the typed one (Firefox under load once sent 121 for
+ * "21"). A person deleting the text fires input events, so this is the driver's gap, not the page's.
+ */
+export async function filled(text: string, fill: () => Promise<unknown>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    const value = await fill();
+    if (value === text || tries === 3) return;
+  }
+}

@@ -19,7 +19,7 @@ import {
   type Target,
 } from './driver';
 import { TestFiles } from './test-files';
-import { describe, ELEMENT, FIND, FOUND, keyPress, newPage, wire } from './webdriver-targets';
+import { describe, ELEMENT, FIND, FOUND, filled, keyPress, newPage, wire } from './webdriver-targets';
 
 const SCREENSHOTS = resolve('test-results/screenshots');
 
@@ -120,10 +120,13 @@ export class WebKitPage implements DriverPage {
   }
 
   fill(t: Target, text: string): Promise<void> {
-    return this.withElement(t, async (send, id) => {
-      await send('POST', `/element/${id}/clear`);
-      if (text) await send('POST', `/element/${id}/value`, { text });
-    });
+    return this.withElement(t, (send, id) =>
+      filled(text, async () => {
+        await send('POST', `/element/${id}/clear`);
+        if (text) await send('POST', `/element/${id}/value`, { text });
+        return send('GET', `/element/${id}/property/value`);
+      }),
+    );
   }
 
   press(key: Key): Promise<void> {
