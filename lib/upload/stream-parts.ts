@@ -40,8 +40,9 @@ export function streamParts(
     if (stop.aborted || closed) await reader.cancel(stop.reason);
     let carry: Uint8Array | undefined;
     for (let index = 0; index < session.parts; index++) {
-      // Waits while `ahead` parts are made and not yet on the server.
-      while (index - onServer >= ahead && !closed) {
+      // Waits while `ahead` parts are made and not yet on the server (a stop ends the wait: the upload
+      // failed or was cancelled while none of them had reached the server).
+      while (index - onServer >= ahead && !closed && !stop.aborted) {
         room = deferred<void>();
         await room.promise;
       }

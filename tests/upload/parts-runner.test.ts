@@ -182,6 +182,17 @@ describe('parts cut from a stream', () => {
     expect(MAX_IN_FLIGHT).toBeLessThan(PARTS_AHEAD);
   });
 
+  it('a stop while it waits for room (no part on the server yet) ends the making, not hangs it', async () => {
+    const session: PartsSession = { id: 'x', partBytes: 1000, parts: 10, total: 10_000 };
+    const stop = new AbortController();
+    const source = streamParts(new Blob([new Uint8Array(10_000)]).stream(), session, stop.signal);
+    await Promise.all([0, 1, 2].map((i) => source.part(i)));
+    // The upload fails while the three made parts are still being sent (parts-resume.test once hung so).
+    stop.abort(new Error('the session is gone'));
+    await expect(source.made).rejects.toThrow('the session is gone');
+    await source.close();
+  });
+
   it('cut at part boundaries exactly, the bytes in order', async () => {
     const bytes = new Uint8Array(randomBytes(2500));
     const session: PartsSession = { id: 'x', partBytes: 1000, parts: 3, total: 2500 };
