@@ -22,6 +22,36 @@ export class StreamLengthError extends Error {
   }
 }
 
+/**
+ * One stream cut into parts as it is read: each `cut(size, write)` hands the stream's next `size`
+ * bytes to `write`, in the pieces reads bring them, with each piece's offset in the part; what a read
+ * brings past a part's end is kept for the next. `end()` checks that the stream ends exactly there.
+ * Both reject with StreamLengthError when the stream ends short or runs on (the file changed).
+ */
+export function partCutter(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  let carry: Uint8Array | undefined;
+  return {
+    async cut(size: number, write: (bytes: Uint8Array<ArrayBuffer>, at: number) => void | Promise<void>) {
+      for (let filled = 0; filled < size; ) {
+        let chunk = carry;
+        carry = undefined;
+        if (!chunk) {
+          const step = await reader.read();
+          if (step.done) throw new StreamLengthError();
+          chunk = step.value;
+        }
+        const take = Math.min(chunk.length, size - filled);
+        await write(chunk.subarray(0, take) as Uint8Array<ArrayBuffer>, filled);
+        filled += take;
+        if (take < chunk.length) carry = chunk.subarray(take);
+      }
+    },
+    async end() {
+      if (carry?.length || !(await reader.read()).done) throw new StreamLengthError();
+    },
+  };
+}
+
 export function streamParts(
   /** The bytes to send (a promise of them: the sealed stream of a cipher still being made). */
   stream: ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>,
@@ -38,7 +68,7 @@ export function streamParts(
   const make = async () => {
     reader = (await stream).getReader();
     if (stop.aborted || closed) await reader.cancel(stop.reason);
-    let carry: Uint8Array | undefined;
+    const cutter = partCutter(reader);
     for (let index = 0; index < session.parts; index++) {
       // Waits while `ahead` parts are made and not yet on the server (a stop ends the wait: the upload
       // failed or was cancelled while none of them had reached the server).
@@ -49,23 +79,10 @@ export function streamParts(
       stop.throwIfAborted();
       if (closed) return;
       const part = new Uint8Array(partSize(session, index));
-      let filled = 0;
-      while (filled < part.length) {
-        let chunk = carry;
-        carry = undefined;
-        if (!chunk) {
-          const step = await reader!.read();
-          if (step.done) throw new StreamLengthError();
-          chunk = step.value;
-        }
-        const take = Math.min(chunk.length, part.length - filled);
-        part.set(chunk.subarray(0, take), filled);
-        filled += take;
-        if (take < chunk.length) carry = chunk.subarray(take);
-      }
+      await cutter.cut(part.length, (bytes, at) => part.set(bytes, at));
       waiting.of(index).resolve(part);
     }
-    if (carry?.length || !(await reader!.read()).done) throw new StreamLengthError();
+    await cutter.end();
   };
 
   const stopped = () => {

@@ -19,6 +19,7 @@
 import { type EceFileCipher, sealedStream } from '../../../lib/crypto/file-cipher';
 
 import { type PartsSession, partSize } from '../../../lib/upload/parts';
+import { partCutter } from '../../../lib/upload/stream-parts';
 import { reportOutcome, type WorkerFailure } from '../../../lib/worker-report';
 
 export interface SealParts {
@@ -94,10 +95,11 @@ let onServerCount = 0;
 let wake: (() => void) | undefined;
 let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
-/** The stream ended before, or ran past, the session's bytes: the file changed (the page says so). */
-const changed = () => Object.assign(new Error('file changed'), { name: 'StreamLengthError' });
-
 const timeOut = (ms: number) => new Promise<undefined>((done) => setTimeout(done, ms));
+
+/** Resolves at the page's cancel. */
+let heardCancel: () => void = () => {};
+const cancelHeard = new Promise<undefined>((done) => (heardCancel = () => done(undefined)));
 
 /** Until the page's next word (a part on the server, or a cancel). */
 const nextWord = () => new Promise<void>((w) => (wake = w));
@@ -122,7 +124,7 @@ async function seal(job: SealParts): Promise<PartsReport> {
     }
   };
   reader = (await sealedStream(job.file, job.cipher, { queueBytes: QUEUE_BYTES })).getReader();
-  let carry: Uint8Array | undefined;
+  const cutter = partCutter(reader);
   try {
     for (let index = 0; index < session.parts; index++) {
       while (index - onServerCount >= ahead && !cancelled) await nextWord();
@@ -136,16 +138,21 @@ async function seal(job: SealParts): Promise<PartsReport> {
         const handle = (await root.getFileHandle(name, { create: true })) as WorkerFileHandle;
         if (typeof handle.createSyncAccessHandle !== 'function') throw new Error('no createSyncAccessHandle');
         const pending = handle.createSyncAccessHandle();
-        const access = await Promise.race([pending, timeOut(SYNC_HANDLE_WAIT_MS)]);
-        if (access) sink = syncSink(access, size);
-        else {
-          // Not answered: this part goes through a writable stream, to a file of another name (the
-          // unanswered one may hold its own); that one is let go once its handle comes, or at the end.
+        const access = await Promise.race([pending, timeOut(SYNC_HANDLE_WAIT_MS), cancelHeard]);
+        if (!access || cancelled) {
+          // Not answered (or a cancel came first): the handle is closed if it ever comes, and its file
+          // is removed at the end, not awaited (its removal may wait as long as the handle).
           stuck.push(name);
+          files.delete(index);
           pending.then(
             (late) => late.close(),
             () => {},
           );
+        }
+        if (cancelled) return { type: 'cancelled' };
+        if (access) sink = syncSink(access, size);
+        else {
+          // This part goes through a writable stream, to a file of another name.
           name = `${prefix}${crypto.randomUUID()}`;
           files.set(index, name);
           const other = await root.getFileHandle(name, { create: true });
@@ -158,27 +165,18 @@ async function seal(job: SealParts): Promise<PartsReport> {
         throw err;
       }
       try {
-        for (let filled = 0; filled < size; ) {
-          let chunk = carry;
-          carry = undefined;
-          if (!chunk) {
-            const step = await reader.read();
-            if (cancelled) return { type: 'cancelled' };
-            if (step.done) throw changed();
-            chunk = step.value;
-          }
-          const take = Math.min(chunk.length, size - filled);
-          await sink.write(chunk.subarray(0, take) as Uint8Array<ArrayBuffer>);
-          filled += take;
-          if (take < chunk.length) carry = chunk.subarray(take);
-        }
+        await cutter.cut(size, (bytes) => sink.write(bytes));
+      } catch (err) {
+        // A cancel cancels the stream, which then reads as ended short.
+        if (cancelled) return { type: 'cancelled' };
+        throw err;
       } finally {
         // Closed before the page reads it: a sync access handle keeps the file from others.
         await sink.close();
       }
       scope.postMessage({ type: 'part', index, name });
     }
-    if (carry?.length || !(await reader.read()).done) throw changed();
+    await cutter.end();
     // The last parts' files go once the server has them.
     while (onServerCount < session.parts && !cancelled) {
       await removeSent();
@@ -199,6 +197,7 @@ scope.onmessage = (event) => {
   const command = event.data;
   if (command.type === 'cancel') {
     cancelled = true;
+    heardCancel();
     reader?.cancel().catch(() => {});
   } else if (command.type === 'sent') {
     onServer.push(command.index);

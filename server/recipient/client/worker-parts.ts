@@ -12,8 +12,12 @@ import { PARTS_AHEAD, StreamLengthError } from '../../../lib/upload/stream-parts
 import { PART_PREFIX } from './part-files';
 import type { PartsCommand, PartsReport } from './parts-worker';
 
-/** How long a cancelled worker gets to stop (and remove the part it was writing) before it is ended. */
-const CANCEL_GRACE_MS = 2000;
+/**
+ * How long a cancelled worker gets to stop (and remove the part files it made) before it is ended:
+ * longer than it may wait for a sync access handle (parts-worker.ts, SYNC_HANDLE_WAIT_MS, 3 s), or a
+ * cancel during that wait would end it before it removes its files.
+ */
+const CANCEL_GRACE_MS = 5000;
 
 /** The worker's error, as the page shows it. */
 function workerError(r: Extract<PartsReport, { type: 'error' }>): Error {
@@ -59,6 +63,22 @@ export function workerParts<B>(
     await dir.removeEntry(name).catch(() => {});
   };
 
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Asks the worker to stop, and ends it if it has not within the grace: the upload's failure or
+   * cancel waits for `made`, which a worker stuck in a call that never answers would never settle.
+   */
+  const endWithinGrace = () => {
+    worker.postMessage({ type: 'cancel' } satisfies PartsCommand);
+    grace ??= setTimeout(() => {
+      worker.terminate();
+      ended.resolve();
+      // A worker stuck before its first word has made nothing: its own (failed) source is the answer.
+      chosen.resolve(own);
+      fail(abortedError(stop.reason));
+    }, CANCEL_GRACE_MS);
+  };
+
   const own: PartsSource<B | File> = {
     async part(index) {
       const name = await ready.of(index).promise;
@@ -74,8 +94,7 @@ export function workerParts<B>(
     made: made.promise,
     async close() {
       closed = true;
-      worker.postMessage({ type: 'cancel' } satisfies PartsCommand);
-      const grace = setTimeout(() => ended.resolve(), CANCEL_GRACE_MS);
+      endWithinGrace();
       await ended.promise;
       clearTimeout(grace);
       worker.terminate();
@@ -113,8 +132,7 @@ export function workerParts<B>(
     ended.resolve();
     fail(new Error(event.message));
   };
-  const onStop = () => worker.postMessage({ type: 'cancel' } satisfies PartsCommand);
-  stop.addEventListener('abort', onStop, { once: true });
+  stop.addEventListener('abort', endWithinGrace, { once: true });
   worker.postMessage({
     type: 'seal',
     file,
@@ -129,7 +147,7 @@ export function workerParts<B>(
     sent: async (index) => (await chosen.promise).sent(index),
     made: chosen.promise.then((source) => source.made),
     async close() {
-      stop.removeEventListener('abort', onStop);
+      stop.removeEventListener('abort', endWithinGrace);
       // Closed before the worker said anything: its parts (none yet) are let go.
       if (!heard) chosen.resolve(own);
       await (await chosen.promise).close();

@@ -1,7 +1,8 @@
 // Chromium only, since Playwright reaches into the page's dedicated worker: the home page makes an
 // upload's parts in its parts worker (parts-worker.ts), and a sync access handle that Chromium never
 // hands over (it now and then waits for ever while other part files are read) costs that part a few
-// seconds through a writable stream, not the upload.
+// seconds through a writable stream, not the upload; a Cancel ends the upload even while the worker
+// waits for such a call, and the page ends a worker that cannot hear it.
 import { randomBytes } from 'node:crypto';
 import type { Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -64,27 +65,59 @@ it('makes the parts in its worker, and leaves no part file once the link shows',
   await page.close();
 });
 
+type Call = 'createSyncAccessHandle' | 'createWritable';
+
+/**
+ * From now on, the worker's `calls` (on file handles) never answer, as Chromium's sync access handle
+ * now and then does not; resolves at the first such call to `seenOn`.
+ */
+const neverAnswered = (worker: Worker, calls: Call[], seenOn: Call) =>
+  worker.evaluate(
+    ([names, seenName]) =>
+      new Promise<void>((seen) => {
+        const proto = (globalThis as any).FileSystemFileHandle.prototype;
+        for (const name of names)
+          proto[name] = () => {
+            if (name === seenName) seen();
+            return new Promise(() => {});
+          };
+      }),
+    [calls, seenOn] as const,
+  );
+
+/** Cancels the page's first upload; resolves once it reads cancelled. */
+async function cancelled(page: Page): Promise<void> {
+  await page.click('#uploads button.cancel');
+  await page.locator('#uploads > li:not([data-state="sending"])').waitFor({ timeout: 60_000 });
+  expect(await page.locator('#uploads > li').getAttribute('data-state')).toBe('cancelled');
+}
+
 it('a sync access handle that never comes: that part goes through a writable stream, and the file is whole', async () => {
   // Five parts: the worker makes three ahead, so the last two wait for the server, well after the change below.
   const bytes = randomBytes(22 * MIB + 3);
   const { page, worker } = await upload(bytes);
-  // From now on the worker's sync access handles never come, as Chromium's now and then do not.
-  const stuck = worker.evaluate(
-    () =>
-      new Promise<number>((seen) => {
-        const proto = (globalThis as any).FileSystemFileHandle.prototype;
-        let calls = 0;
-        proto.createSyncAccessHandle = () => {
-          calls++;
-          seen(calls);
-          return new Promise(() => {});
-        };
-      }),
-  );
-  expect(await stuck).toBeGreaterThan(0);
+  await neverAnswered(worker, ['createSyncAccessHandle'], 'createSyncAccessHandle');
   const { state, link } = await ended(page);
   expect(state).toBe('done');
   expect((await openLink(link)).equals(bytes)).toBe(true);
   await until(async () => ((await privateFiles(page)).length === 0 ? true : undefined), 'no part file left');
+  await page.close();
+});
+
+it('a Cancel while a sync access handle is awaited ends the upload, and no part file stays', async () => {
+  const { page, worker } = await upload(randomBytes(22 * MIB + 3));
+  // Nor would the writable stream the worker falls back to after its wait open: the cancel alone must end the wait.
+  await neverAnswered(worker, ['createSyncAccessHandle', 'createWritable'], 'createSyncAccessHandle');
+  await cancelled(page);
+  expect(await page.locator('#uploads').innerText()).toContain('Cancelled: nothing of this file was kept.');
+  await until(async () => ((await privateFiles(page)).length === 0 ? true : undefined), 'no part file left');
+  await page.close();
+});
+
+it('a worker that cannot hear a Cancel (stuck in a call that never answers) is ended by the page, and the upload reads cancelled', async () => {
+  const { page, worker } = await upload(randomBytes(22 * MIB + 3));
+  // The worker then waits for ever: only the page's grace can end the upload.
+  await neverAnswered(worker, ['createSyncAccessHandle', 'createWritable'], 'createWritable');
+  await cancelled(page);
   await page.close();
 });
