@@ -21,7 +21,11 @@ async function fetchPut(url: string, body: Uint8Array): Promise<void> {
   if (r.status !== 200) throw new Error(`status ${r.status}`);
 }
 
-type Way = 'blob' | 'u8' | 'fetch' | 'opfs';
+/**
+ * `slice`: the chosen File's own slices, never read into script (plain only): the browser's upload alone.
+ * `none`: the parts are made and dropped, nothing is sent: making them alone.
+ */
+type Way = 'blob' | 'u8' | 'fetch' | 'opfs' | 'slice' | 'none';
 
 async function opfsFile(bytes: Uint8Array): Promise<{ file: File; done: () => Promise<void> }> {
   const dir = await navigator.storage.getDirectory();
@@ -34,6 +38,7 @@ async function opfsFile(bytes: Uint8Array): Promise<{ file: File; done: () => Pr
 }
 
 async function send(way: Way, url: string, bytes: Uint8Array<ArrayBuffer>) {
+  if (way === 'none') return;
   if (way === 'blob') return xhrPut(url, new Blob([bytes]));
   if (way === 'u8') return xhrPut(url, bytes);
   if (way === 'fetch') return fetchPut(url, bytes);
@@ -66,6 +71,10 @@ export async function probe(file: File, way: Way, sealed: boolean, base: string)
     for (;;) {
       const i = index++;
       if (i >= parts) return;
+      if (way === 'slice') {
+        await xhrPut(`${base}/put/${i}`, file.slice(i * PART, (i + 1) * PART));
+        continue;
+      }
       const bytes = await next(i);
       await send(way, `${base}/put/${i}`, bytes);
       sent(i);

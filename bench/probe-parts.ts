@@ -52,6 +52,9 @@ async function main() {
       return performance.now() - t0;
     };
     const ways = [
+      ['page', 'slice', false],
+      ['page', 'none', true],
+      ['worker', 'none', true],
       ['page', 'blob', false],
       ['page', 'u8', false],
       ['page', 'opfs', false],

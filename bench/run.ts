@@ -378,8 +378,9 @@ async function rowI(tmp: string, server: BenchServer): Promise<void> {
       'i1',
       'recipient page download (fetch, decrypt in its service worker, save to disk) vs curl of the ciphertext to disk, throughput',
       curl / page,
-      'none given',
-      undefined,
+      // Issue 33's target; bench/README.md says what holds the page below it.
+      '≥ 0.5',
+      atLeast(0.5),
       `${mb(page)} vs ${mb(curl)} MiB/s (${fmt(page / 1000, 1)} s vs ${fmt(curl / 1000, 1)} s); saved files equal the original`,
     );
     add(

@@ -165,6 +165,29 @@ async function main() {
     if (size !== SIZE) throw new Error(`staged ${path}: saved ${size} bytes, not ${SIZE}`);
     return ms;
   };
+  /** Written by a worker through createWritable(), as into a file chosen with showSaveFilePicker(). */
+  const written = (path: string, batch: number) => async () => {
+    const [ms, size] = await page.evaluate(
+      async ([src, b]) => {
+        const t0 = performance.now();
+        const w = new Worker('/opfs.js');
+        await new Promise((r, j) => {
+          w.onmessage = r;
+          w.onerror = j;
+          w.postMessage({ path: src, name: 'written.bin', writable: true, batch: b });
+        });
+        const ms = performance.now() - t0;
+        w.terminate();
+        const dir = await navigator.storage.getDirectory();
+        const bytes = (await (await dir.getFileHandle('written.bin')).getFile()).size;
+        await dir.removeEntry('written.bin');
+        return [ms, bytes] as const;
+      },
+      [path, batch] as const,
+    );
+    if (size !== SIZE) throw new Error(`written ${path}: ${size} bytes, not ${SIZE}`);
+    return ms;
+  };
   const dl =
     (kind: string, extra = '') =>
     () =>
@@ -215,6 +238,10 @@ async function main() {
     ['fetch-ece-decrypt', async () => (await call('fetchEce', {})).ms],
     ['fetch-ece-decrypt-x16', async () => (await call('fetchEce', { inFlight: 16 })).ms],
     ['sink-ece', dl('ece')],
+    ['fsa-pipe-4m', written('/cipher', 4 * MIB)],
+    ['fsa-ece-64k', written('/ece', 0)],
+    ['fsa-ece-4m', written('/ece', 4 * MIB)],
+    ['fsa-ece-16m', written('/ece', 16 * MIB)],
     ['opfs-pipe', staged('/cipher')],
     ['opfs-ece', staged('/ece')],
     ['sink-ece-x16', dl('ece', opts({ inFlight: 16 }))],
