@@ -37,13 +37,15 @@ async function upload(bytes: Buffer): Promise<{ page: Page; worker: Worker }> {
   return { page, worker };
 }
 
+/** The state the page's first upload ends in, once it is no longer sending. */
+async function endState(page: Page): Promise<string | null> {
+  await page.locator('#uploads > li:not([data-state="sending"])').waitFor({ timeout: 120_000 });
+  return page.locator('#uploads > li').getAttribute('data-state');
+}
+
 /** The page's first upload, once ended: its state and link. */
 async function ended(page: Page): Promise<{ state: string | null; link: string }> {
-  await page.locator('#uploads > li:not([data-state="sending"])').waitFor({ timeout: 120_000 });
-  return {
-    state: await page.locator('#uploads > li').getAttribute('data-state'),
-    link: await page.locator('#link-1').inputValue(),
-  };
+  return { state: await endState(page), link: await page.locator('#link-1').inputValue() };
 }
 
 /** The names left in the page's private file system. */
@@ -88,8 +90,7 @@ const neverAnswered = (worker: Worker, calls: Call[], seenOn: Call) =>
 /** Cancels the page's first upload; resolves once it reads cancelled. */
 async function cancelled(page: Page): Promise<void> {
   await page.click('#uploads button.cancel');
-  await page.locator('#uploads > li:not([data-state="sending"])').waitFor({ timeout: 60_000 });
-  expect(await page.locator('#uploads > li').getAttribute('data-state')).toBe('cancelled');
+  expect(await endState(page)).toBe('cancelled');
 }
 
 it('a sync access handle that never comes: that part goes through a writable stream, and the file is whole', async () => {
